@@ -1,0 +1,134 @@
+/*
+ * sgk — scatter/gather kernels for the ONNX and OpenVINO operator family
+ * (ScatterND, ScatterNDUpdate, GatherND, ScatterElements/Scatter,
+ * GatherElements) on the CPU.
+ *
+ * Tensors are dense and row-major.  Every call validates all shapes and every
+ * index before it writes a byte of output; on failure the output (or the data,
+ * in place) is untouched and sgk_last_error() describes the problem.
+ */
+#ifndef SGK_H
+#define SGK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define SGK_API __attribute__((visibility("default")))
+#else
+#define SGK_API
+#endif
+
+typedef enum {
+    SGK_OK = 0,
+    SGK_ERR_INVALID_ARGUMENT = 1, /* NULL pointer, bad enum, overlapping buffers */
+    SGK_ERR_SHAPE = 2,            /* ranks or dimensions break the operator's rules */
+    SGK_ERR_INDEX_OUT_OF_RANGE = 3,
+    SGK_ERR_UNSUPPORTED = 4,      /* reduction undefined for the type, index type */
+    SGK_ERR_OUT_OF_MEMORY = 5,
+    SGK_ERR_OVERFLOW = 6          /* a size product does not fit in 64 bits */
+} sgk_status;
+
+typedef enum {
+    SGK_BOOL = 0, SGK_INT8, SGK_UINT8, SGK_INT16, SGK_UINT16,
+    SGK_INT32, SGK_UINT32, SGK_INT64, SGK_UINT64, SGK_FLOAT16,
+    SGK_BFLOAT16, SGK_FLOAT32, SGK_FLOAT64, SGK_COMPLEX64,
+    SGK_COMPLEX128, SGK_STRING
+} sgk_dtype;
+
+typedef enum {
+    SGK_REDUCE_NONE = 0, SGK_REDUCE_ADD, SGK_REDUCE_SUB,
+    SGK_REDUCE_MUL, SGK_REDUCE_MAX, SGK_REDUCE_MIN
+} sgk_reduction;
+
+/* A dense row-major tensor.  Strings are arrays of `const char *`. */
+typedef struct {
+    sgk_dtype dtype;
+    int32_t rank;
+    const int64_t *shape;
+    const void *data;
+} sgk_tensor;
+
+/* Largest rank accepted; real models stay far below it. */
+#define SGK_MAX_RANK 64
+
+/* ---- one-shot: validate, plan, execute ------------------------------- */
+
+/* ScatterND (ONNX 11-18) and ScatterNDUpdate (OpenVINO 3, 15).
+   output may equal data->data (in place). */
+SGK_API sgk_status sgk_scatter_nd(const sgk_tensor *data, const sgk_tensor *indices,
+                                  const sgk_tensor *updates, sgk_reduction reduction,
+                                  void *output);
+SGK_API sgk_status sgk_gather_nd(const sgk_tensor *data, const sgk_tensor *indices,
+                                 int64_t batch_dims, void *output);
+/* ScatterElements (ONNX 11-18); the deprecated Scatter is the NONE case. */
+SGK_API sgk_status sgk_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
+                                        const sgk_tensor *updates, int64_t axis,
+                                        sgk_reduction reduction, void *output);
+SGK_API sgk_status sgk_gather_elements(const sgk_tensor *data, const sgk_tensor *indices,
+                                       int64_t axis, void *output);
+/* Output shape of GatherND.  *rank receives the output rank; shape, when not
+   NULL, receives the dimensions and must hold indices->rank + data->rank
+   entries. */
+SGK_API sgk_status sgk_gather_nd_shape(const sgk_tensor *data, const sgk_tensor *indices,
+                                       int64_t batch_dims, int64_t *shape, int32_t *rank);
+
+/* ---- plan once, execute many ----------------------------------------- */
+
+/* The plan reads the index values and shapes (data/updates pointers may be
+   NULL at plan time) and is immutable afterwards; sgk_execute may run the
+   same plan from several threads at once.  A plan keeps no pointer to the
+   caller's buffers: the indices may be freed after planning. */
+typedef struct sgk_plan sgk_plan;
+
+enum {
+    SGK_PLAN_DETERMINISTIC = 1u << 0,   /* float add/sub/mul equal the sequential loop */
+    SGK_PLAN_ALLOW_REORDER = 1u << 1,   /* float add/sub/mul may reorder (rounding differs) */
+    SGK_PLAN_WIDE_ACCUMULATE = 1u << 2  /* fp16/bf16: accumulate a duplicate run in float32 */
+};
+
+SGK_API sgk_status sgk_plan_scatter_nd(sgk_plan **plan, const sgk_tensor *data,
+                                       const sgk_tensor *indices, const sgk_tensor *updates,
+                                       sgk_reduction reduction, uint32_t flags);
+SGK_API sgk_status sgk_plan_gather_nd(sgk_plan **plan, const sgk_tensor *data,
+                                      const sgk_tensor *indices, int64_t batch_dims,
+                                      uint32_t flags);
+SGK_API sgk_status sgk_plan_scatter_elements(sgk_plan **plan, const sgk_tensor *data,
+                                             const sgk_tensor *indices,
+                                             const sgk_tensor *updates, int64_t axis,
+                                             sgk_reduction reduction, uint32_t flags);
+SGK_API sgk_status sgk_plan_gather_elements(sgk_plan **plan, const sgk_tensor *data,
+                                            const sgk_tensor *indices, int64_t axis,
+                                            uint32_t flags);
+/* updates is NULL for gathers.  output may equal data (scatter, in place);
+   no other buffers may overlap output. */
+SGK_API sgk_status sgk_execute(const sgk_plan *plan, const void *data,
+                               const void *updates, void *output);
+/* Chosen path, threads and SIMD target, in one line owned by the plan. */
+SGK_API const char *sgk_plan_describe(const sgk_plan *plan);
+SGK_API void sgk_plan_destroy(sgk_plan *plan);
+
+/* ---- errors, names, runtime ------------------------------------------ */
+
+SGK_API const char *sgk_status_name(sgk_status status);
+/* This thread's detail of its last failure ("" if none yet). */
+SGK_API const char *sgk_last_error(void);
+/* Bytes per element; sizeof(const char *) for strings, 0 for a bad dtype. */
+SGK_API size_t sgk_dtype_size(sgk_dtype dtype);
+/* none add sum sub mul prod max min */
+SGK_API sgk_status sgk_reduction_from_name(const char *name, sgk_reduction *out);
+SGK_API const char *sgk_version(void);
+/* SIMD target, threads, topology, environment overrides. */
+SGK_API const char *sgk_runtime_describe(void);
+/* Worker threads for later plans and calls; 0 restores the default. */
+SGK_API sgk_status sgk_set_num_threads(int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SGK_H */

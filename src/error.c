@@ -1,0 +1,37 @@
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "error.h"
+
+static _Thread_local char last_error[512];
+
+sgk_status sgk_fail(sgk_status status, const char *op, const char *fmt, ...)
+{
+    int used = snprintf(last_error, sizeof last_error, "%s: ", op);
+    if (used < 0 || (size_t)used >= sizeof last_error)
+        return status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error + used, sizeof last_error - (size_t)used, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *sgk_last_error(void)
+{
+    return last_error;
+}
+
+const char *sgk_status_name(sgk_status status)
+{
+    switch (status) {
+    case SGK_OK: return "SGK_OK";
+    case SGK_ERR_INVALID_ARGUMENT: return "SGK_ERR_INVALID_ARGUMENT";
+    case SGK_ERR_SHAPE: return "SGK_ERR_SHAPE";
+    case SGK_ERR_INDEX_OUT_OF_RANGE: return "SGK_ERR_INDEX_OUT_OF_RANGE";
+    case SGK_ERR_UNSUPPORTED: return "SGK_ERR_UNSUPPORTED";
+    case SGK_ERR_OUT_OF_MEMORY: return "SGK_ERR_OUT_OF_MEMORY";
+    case SGK_ERR_OVERFLOW: return "SGK_ERR_OVERFLOW";
+    }
+    return "SGK_ERR_UNKNOWN_STATUS";
+}

@@ -1,0 +1,80 @@
+#include "dtype.h"
+#include "error.h"
+#include "frontend.h"
+#include "plan.h"
+#include "shape.h"
+
+sgk_status sgk_check_indices(const char *op, const sgk_tensor *indices, int64_t *count)
+{
+    sgk_status status = sgk_check_tensor(op, "indices", indices, true, count);
+    if (status != SGK_OK)
+        return status;
+    if (indices->dtype != SGK_INT32 && indices->dtype != SGK_INT64)
+        return sgk_fail(SGK_ERR_UNSUPPORTED, op, "indices must be int32 or int64, not %s",
+                        sgk_dtype_name(indices->dtype));
+    return SGK_OK;
+}
+
+sgk_status sgk_check_flags(const char *op, uint32_t flags)
+{
+    const uint32_t known =
+        SGK_PLAN_DETERMINISTIC | SGK_PLAN_ALLOW_REORDER | SGK_PLAN_WIDE_ACCUMULATE;
+    if (flags & ~known)
+        return sgk_fail(SGK_ERR_INVALID_ARGUMENT, op, "unknown plan flags 0x%x",
+                        (unsigned)(flags & ~known));
+    if ((flags & SGK_PLAN_DETERMINISTIC) && (flags & SGK_PLAN_ALLOW_REORDER))
+        return sgk_fail(SGK_ERR_INVALID_ARGUMENT, op,
+                        "SGK_PLAN_DETERMINISTIC and SGK_PLAN_ALLOW_REORDER contradict");
+    return SGK_OK;
+}
+
+sgk_status sgk_check_scatter_operands(const char *op, const sgk_tensor *data,
+                                      const sgk_tensor *updates, sgk_reduction reduction,
+                                      uint32_t flags, bool needs_buffers,
+                                      int64_t *data_elems, int64_t *updates_elems)
+{
+    sgk_status status = sgk_check_tensor(op, "data", data, needs_buffers, data_elems);
+    if (status == SGK_OK)
+        status = sgk_check_tensor(op, "updates", updates, needs_buffers, updates_elems);
+    if (status == SGK_OK)
+        status = sgk_check_flags(op, flags);
+    if (status != SGK_OK)
+        return status;
+    if (updates->dtype != data->dtype)
+        return sgk_fail(SGK_ERR_INVALID_ARGUMENT, op, "updates are %s but data is %s",
+                        sgk_dtype_name(updates->dtype), sgk_dtype_name(data->dtype));
+    if (!sgk_reduction_valid(reduction))
+        return sgk_fail(SGK_ERR_INVALID_ARGUMENT, op, "invalid reduction %d", (int)reduction);
+    if (!sgk_reduction_supported(data->dtype, reduction))
+        return sgk_fail(SGK_ERR_UNSUPPORTED, op, "reduction %s is not defined for %s",
+                        sgk_reduction_name(reduction), sgk_dtype_name(data->dtype));
+    return SGK_OK;
+}
+
+sgk_status sgk_normalize_axis(const char *op, int64_t axis, int rank, int *out)
+{
+    if (axis < -rank || axis >= rank)
+        return sgk_fail(SGK_ERR_SHAPE, op, "axis %lld outside [%d, %d]", (long long)axis,
+                        -rank, rank - 1);
+    *out = (int)(axis < 0 ? axis + rank : axis);
+    return SGK_OK;
+}
+
+sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan)
+{
+    if (plan == NULL)
+        return sgk_fail(SGK_ERR_INVALID_ARGUMENT, p->op, "plan pointer is NULL");
+    return sgk_plan_build(p, plan);
+}
+
+sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *updates,
+                        void *output)
+{
+    sgk_plan *plan;
+    sgk_status status = sgk_plan_build(p, &plan);
+    if (status != SGK_OK)
+        return status;
+    status = sgk_execute_for(p->op, plan, data, updates, output);
+    sgk_plan_destroy(plan);
+    return status;
+}

@@ -1,0 +1,31 @@
+/* Checks shared by the operator front ends, and the one-shot runner. */
+#ifndef SGK_FRONTEND_H
+#define SGK_FRONTEND_H
+
+#include <stdbool.h>
+
+#include "problem.h"
+
+/* indices: a valid tensor whose buffer is present, of type int32 or int64. */
+sgk_status sgk_check_indices(const char *op, const sgk_tensor *indices, int64_t *count);
+
+/* data and updates: valid tensors of one element type (buffers required when
+   needs_buffers); the reduction and plan flags valid and defined for it. */
+sgk_status sgk_check_scatter_operands(const char *op, const sgk_tensor *data,
+                                      const sgk_tensor *updates, sgk_reduction reduction,
+                                      uint32_t flags, bool needs_buffers,
+                                      int64_t *data_elems, int64_t *updates_elems);
+
+sgk_status sgk_check_flags(const char *op, uint32_t flags);
+
+/* Normalizes an axis in [-rank, rank-1]. */
+sgk_status sgk_normalize_axis(const char *op, int64_t axis, int rank, int *out);
+
+/* Plans p, executes the plan once and frees it. */
+sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *updates,
+                        void *output);
+
+/* Stores a new plan for p in *plan. */
+sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan);
+
+#endif

@@ -1,0 +1,178 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <config.h>
+
+#include "runtime_config.h"
+#include "error.h"
+#include "simd/simd.h"
+#include "topology.h"
+
+#define SGK_THREADS_LIMIT 1024
+
+static sgk_config config;
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static atomic_int thread_override; /* sgk_set_num_threads; 0 = none */
+
+static void append(char *list, size_t size, const char *name, const char *value)
+{
+    size_t used = strlen(list);
+    if (used < size)
+        snprintf(list + used, size - used, "%s%s=%s", used ? " " : "", name, value);
+}
+
+static bool parse_int(const char *text, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The variable's value, or NULL when it is unset or empty. */
+static const char *read_env(const char *name)
+{
+    const char *value = getenv(name);
+    return value != NULL && value[0] != '\0' ? value : NULL;
+}
+
+static void note(const char *name, const char *value, bool ok)
+{
+    if (ok)
+        append(config.overrides, sizeof config.overrides, name, value);
+    else
+        append(config.ignored, sizeof config.ignored, name, value);
+}
+
+static int64_t default_parallel_min_bytes(const sgk_topology *topo)
+{
+    /* Below about one core's L2 of traffic, waking a team costs more than
+       it saves. */
+    return topo->l2_bytes > 0 ? topo->l2_bytes : 256 * 1024;
+}
+
+static void load_config(void)
+{
+    const sgk_topology *topo = sgk_topology_get();
+    const char *v;
+    long long n;
+
+    config.default_threads = topo->physical_cores;
+    if ((v = read_env("OMP_NUM_THREADS")) != NULL && parse_int(v, 1, SGK_THREADS_LIMIT, &n) &&
+        n < config.default_threads)
+        config.default_threads = (int)n;
+
+    if ((v = read_env("SGK_NUM_THREADS")) != NULL) {
+        bool ok = parse_int(v, 1, SGK_THREADS_LIMIT, &n);
+        if (ok)
+            config.env_threads = (int)n;
+        note("SGK_NUM_THREADS", v, ok);
+    }
+
+    config.deterministic = true;
+    if ((v = read_env("SGK_DETERMINISTIC")) != NULL) {
+        bool ok = strcmp(v, "0") == 0 || strcmp(v, "1") == 0;
+        if (ok)
+            config.deterministic = v[0] == '1';
+        note("SGK_DETERMINISTIC", v, ok);
+    }
+
+    config.reduce_path = SGK_PATH_CHOICE_AUTO;
+    if ((v = read_env("SGK_REDUCE_PATH")) != NULL) {
+        bool ok = false;
+        for (int c = SGK_PATH_CHOICE_AUTO; c <= SGK_PATH_CHOICE_SERIAL; c++) {
+            if (strcmp(v, sgk_path_choice_name((sgk_path_choice)c)) == 0) {
+                config.reduce_path = (sgk_path_choice)c;
+                ok = true;
+            }
+        }
+        note("SGK_REDUCE_PATH", v, ok);
+    }
+
+    if ((v = read_env("SGK_SIMD")) != NULL) {
+        bool ok = strcmp(v, "auto") == 0 || strcmp(v, "scalar") == 0;
+        config.simd_scalar = strcmp(v, "scalar") == 0;
+        note("SGK_SIMD", v, ok);
+    }
+
+    config.parallel_min_bytes = default_parallel_min_bytes(topo);
+    if ((v = read_env("SGK_PARALLEL_MIN_BYTES")) != NULL) {
+        bool ok = parse_int(v, 0, INT64_MAX, &n);
+        if (ok) {
+            config.parallel_min_bytes = n;
+            config.parallel_min_from_env = true;
+        }
+        note("SGK_PARALLEL_MIN_BYTES", v, ok);
+    }
+
+    if ((v = read_env("SGK_VERBOSE")) != NULL) {
+        bool ok = strcmp(v, "0") == 0 || strcmp(v, "1") == 0;
+        config.verbose = strcmp(v, "1") == 0;
+        note("SGK_VERBOSE", v, ok);
+    }
+
+    if (config.verbose && config.ignored[0] != '\0')
+        fprintf(stderr, "sgk: ignoring bad environment values: %s\n", config.ignored);
+}
+
+const sgk_config *sgk_config_get(void)
+{
+    pthread_once(&config_once, load_config);
+    return &config;
+}
+
+int sgk_config_threads(void)
+{
+    const sgk_config *c = sgk_config_get();
+    int override = atomic_load_explicit(&thread_override, memory_order_relaxed);
+    if (override > 0)
+        return override;
+    return c->env_threads > 0 ? c->env_threads : c->default_threads;
+}
+
+sgk_status sgk_set_num_threads(int n)
+{
+    if (n < 0 || n > SGK_THREADS_LIMIT)
+        return sgk_fail(SGK_ERR_INVALID_ARGUMENT, "set_num_threads",
+                        "thread count %d outside [0, %d]", n, SGK_THREADS_LIMIT);
+    atomic_store_explicit(&thread_override, n, memory_order_relaxed);
+    return SGK_OK;
+}
+
+const char *sgk_path_choice_name(sgk_path_choice choice)
+{
+    static const char *const names[] = {"auto", "sorted", "atomic", "serial"};
+    return names[choice];
+}
+
+const char *sgk_version(void)
+{
+    return PACKAGE_VERSION;
+}
+
+const char *sgk_runtime_describe(void)
+{
+    static _Thread_local char text[2048];
+    const sgk_config *c = sgk_config_get();
+    const sgk_topology *t = sgk_topology_get();
+    snprintf(text, sizeof text,
+             "sgk %s; simd %s%s; threads %d (default %d, physical cores %d, logical %d); "
+             "numa nodes %d; caches L1d %lld KiB, L2 %lld KiB, L3 %lld KiB%s; "
+             "parallel above %lld bytes; deterministic %s; reduce path %s; "
+             "env overrides: %s; ignored: %s",
+             PACKAGE_VERSION, sgk_simd_target_name(), c->simd_scalar ? " (forced)" : "",
+             sgk_config_threads(), c->default_threads, t->physical_cores, t->logical_cpus,
+             t->numa_nodes, (long long)(t->l1d_bytes >> 10), (long long)(t->l2_bytes >> 10),
+             (long long)(t->l3_bytes >> 10), t->from_hwloc ? "" : " (hwloc unavailable)",
+             (long long)c->parallel_min_bytes, c->deterministic ? "yes" : "no",
+             sgk_path_choice_name(c->reduce_path), c->overrides[0] ? c->overrides : "none",
+             c->ignored[0] ? c->ignored : "none");
+    return text;
+}

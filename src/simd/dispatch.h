@@ -1,0 +1,20 @@
+// Dispatch for sgk's Highway kernels.  Highway's own HWY_DYNAMIC_DISPATCH
+// would always take the best target; sgk also honours SGK_SIMD=scalar, so it
+// picks the dispatch-table entry once per process itself.
+#ifndef SGK_SIMD_DISPATCH_H
+#define SGK_SIMD_DISPATCH_H
+
+#include <stddef.h>
+
+#include "hwy/highway.h"
+
+namespace sgk {
+// Index into every HWY_EXPORT table of this library: the best supported
+// target, or the last entry (Highway's portable fallback) when forced.
+size_t TableIndex();
+}  // namespace sgk
+
+#define SGK_DISPATCH(FUNC_NAME) \
+  (*(HWY_DISPATCH_TABLE(FUNC_NAME)[::sgk::TableIndex()]))
+
+#endif  // SGK_SIMD_DISPATCH_H

@@ -1,0 +1,103 @@
+// Slice movement: the data->output copy, and copies of whole slices between
+// slot lists (scatter without reduction, gathers).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/move_slices.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <string.h>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace sgk {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Copies `bytes` bytes with full vectors; the tail is one more vector that
+// ends exactly at the end (overlapping the previous one), so no scalar loop
+// runs unless the whole copy is shorter than a vector.
+HWY_INLINE void CopyRun(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
+                        size_t bytes) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t N = hn::Lanes(d);
+  if (bytes < N) {
+    memcpy(dst, src, bytes);
+    return;
+  }
+  size_t i = 0;
+  for (; i + 4 * N <= bytes; i += 4 * N) {
+    const auto v0 = hn::LoadU(d, src + i);
+    const auto v1 = hn::LoadU(d, src + i + N);
+    const auto v2 = hn::LoadU(d, src + i + 2 * N);
+    const auto v3 = hn::LoadU(d, src + i + 3 * N);
+    hn::StoreU(v0, d, dst + i);
+    hn::StoreU(v1, d, dst + i + N);
+    hn::StoreU(v2, d, dst + i + 2 * N);
+    hn::StoreU(v3, d, dst + i + 3 * N);
+  }
+  for (; i + N <= bytes; i += N) hn::StoreU(hn::LoadU(d, src + i), d, dst + i);
+  if (i < bytes) hn::StoreU(hn::LoadU(d, src + bytes - N), d, dst + bytes - N);
+}
+
+void CopyBytes(void* dst, const void* src, size_t bytes) {
+  CopyRun(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), bytes);
+}
+
+// Element-sized slices are single loads and stores: a fixed-size memcpy
+// compiles to one move, far cheaper than setting up a vector loop.
+template <size_t kBytes>
+HWY_INLINE void MoveFixed(uint8_t* dst, const int64_t* dst_slots, const uint8_t* src,
+                          const int64_t* src_slots, int64_t begin, int64_t end) {
+  for (int64_t n = begin; n < end; n++) {
+    const int64_t to = dst_slots ? dst_slots[n] : n;
+    const int64_t from = src_slots ? src_slots[n] : n;
+    memcpy(dst + static_cast<size_t>(to) * kBytes, src + static_cast<size_t>(from) * kBytes,
+           kBytes);
+  }
+}
+
+void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
+                const int64_t* src_slots, int64_t begin, int64_t end, size_t slice_bytes) {
+  uint8_t* dst = static_cast<uint8_t*>(dst_v);
+  const uint8_t* src = static_cast<const uint8_t*>(src_v);
+  switch (slice_bytes) {
+    case 1: return MoveFixed<1>(dst, dst_slots, src, src_slots, begin, end);
+    case 2: return MoveFixed<2>(dst, dst_slots, src, src_slots, begin, end);
+    case 4: return MoveFixed<4>(dst, dst_slots, src, src_slots, begin, end);
+    case 8: return MoveFixed<8>(dst, dst_slots, src, src_slots, begin, end);
+    case 16: return MoveFixed<16>(dst, dst_slots, src, src_slots, begin, end);
+    default: break;
+  }
+  for (int64_t n = begin; n < end; n++) {
+    const int64_t to = dst_slots ? dst_slots[n] : n;
+    const int64_t from = src_slots ? src_slots[n] : n;
+    CopyRun(dst + static_cast<size_t>(to) * slice_bytes,
+            src + static_cast<size_t>(from) * slice_bytes, slice_bytes);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace sgk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "simd/dispatch.h"
+#include "simd/simd.h"
+
+namespace sgk {
+HWY_EXPORT(CopyBytes);
+HWY_EXPORT(MoveSlices);
+
+// C linkage, declared at global scope in simd.h; defined here so that the
+// dispatch tables above are in scope.
+extern "C" void sgk_simd_copy_bytes(void* dst, const void* src, size_t bytes) {
+  SGK_DISPATCH(CopyBytes)(dst, src, bytes);
+}
+
+extern "C" void sgk_simd_move_slices(void* dst, const int64_t* dst_slots, const void* src,
+                                     const int64_t* src_slots, int64_t begin, int64_t end,
+                                     size_t slice_bytes) {
+  SGK_DISPATCH(MoveSlices)(dst, dst_slots, src, src_slots, begin, end, slice_bytes);
+}
+}  // namespace sgk
+#endif  // HWY_ONCE

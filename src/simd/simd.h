@@ -1,0 +1,31 @@
+/* The C face of the Highway kernels.  Nothing outside src/simd/ includes a
+   Highway header; everything else calls these. */
+#ifndef SGK_SIMD_H
+#define SGK_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Name of the Highway target the kernels dispatch to ("AVX3", "EMU128"...);
+   SGK_SIMD=scalar selects Highway's portable fallback. */
+const char *sgk_simd_target_name(void);
+
+/* dst[0..bytes) = src[0..bytes); the buffers do not overlap. */
+void sgk_simd_copy_bytes(void *dst, const void *src, size_t bytes);
+
+/* For n in [begin, end): copy slice src_slots[n] of src to slice
+   dst_slots[n] of dst, each slice_bytes long.  A NULL slot list means slot n.
+   Slices may repeat only in src. */
+void sgk_simd_move_slices(void *dst, const int64_t *dst_slots, const void *src,
+                          const int64_t *src_slots, int64_t begin, int64_t end,
+                          size_t slice_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,726 @@
+/*
+ * Randomized comparison of the library against tests/reference.c.
+ *
+ * Every case is built from a fixed seed (so runs are deterministic), is valid
+ * by construction, and is checked bit for bit against the reference through
+ * four routes: the one-shot call, the one-shot call in place (scatter), and a
+ * plan executed on two different data/updates pairs (plus once in place)
+ * after the caller's copy of the indices has been overwritten.  Output
+ * buffers carry a guard zone that must survive.  On a mismatch the case is
+ * printed (operator, dtypes, reduction, shapes, seed, and the tensors when
+ * small) so that it can be reproduced.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference.h"
+#include "sgk.h"
+
+enum { OP_SCATTER_ND, OP_GATHER_ND, OP_SCATTER_ELEMENTS, OP_GATHER_ELEMENTS };
+static const char *const op_names[] = {"scatter_nd", "gather_nd", "scatter_elements",
+                                       "gather_elements"};
+
+#define MAX_DIMS 16
+#define GUARD 64
+#define GUARD_BYTE 0xA5
+#define MAX_REPORTS 20
+#define SMALL_CASES_SCATTER 16
+#define SMALL_CASES_GATHER 40
+
+/* ---- deterministic random numbers (splitmix64) ------------------------ */
+
+typedef struct { uint64_t s; } rng_t;
+
+static uint64_t rng_next(rng_t *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [lo, hi]. */
+static int64_t rng_range(rng_t *r, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
+}
+
+static int rng_percent(rng_t *r, int percent)
+{
+    return rng_range(r, 0, 99) < percent;
+}
+
+/* ---- random values ---------------------------------------------------- */
+
+static const char *const string_pool[] = {"alpha", "beta", "", "gamma", "delta", "x"};
+
+/* Small integers, general values, signed zeros, infinities, NaN, and values
+   far out of range (overflow/underflow for the narrow types). */
+static double random_real(rng_t *r, int exp_lo, int exp_hi)
+{
+    int c = (int)rng_range(r, 0, 99);
+    double sign = rng_percent(r, 50) ? -1.0 : 1.0;
+    if (c < 40)
+        return (double)rng_range(r, -4, 4);
+    if (c < 78) {
+        double m = 1.0 + (double)(rng_next(r) >> 11) / 9007199254740992.0;
+        return sign * ldexp(m, (int)rng_range(r, -8, 8));
+    }
+    if (c < 84)
+        return sign * 0.0;
+    if (c < 89)
+        return sign * INFINITY;
+    if (c < 93)
+        return rng_percent(r, 80) ? NAN : -NAN;
+    double m = 1.0 + (double)(rng_next(r) >> 11) / 9007199254740992.0;
+    return sign * ldexp(m, (int)rng_range(r, exp_lo, exp_hi));
+}
+
+static void random_value(rng_t *r, sgk_dtype dtype, void *p)
+{
+    size_t es = ref_dtype_size(dtype);
+    switch (dtype) {
+    case SGK_BOOL: {
+        static const uint8_t odd[] = {2, 0x80, 0xFF};
+        uint8_t v = rng_percent(r, 90) ? (uint8_t)rng_range(r, 0, 1) : odd[rng_range(r, 0, 2)];
+        memcpy(p, &v, 1);
+        break;
+    }
+    case SGK_INT8: case SGK_UINT8: case SGK_INT16: case SGK_UINT16:
+    case SGK_INT32: case SGK_UINT32: case SGK_INT64: case SGK_UINT64: {
+        uint64_t v;
+        int c = (int)rng_range(r, 0, 9);
+        unsigned bits = (unsigned)(8 * es);
+        if (c < 5)
+            v = (uint64_t)rng_range(r, -4, 4);
+        else if (c < 7) /* the edges: MIN, MAX, 0x80.., 0x7F.. of the width */
+            v = rng_percent(r, 50) ? (uint64_t)1 << (bits - 1) : ((uint64_t)1 << (bits - 1)) - 1;
+        else
+            v = rng_next(r);
+        if (rng_percent(r, 10) && c >= 5) /* MIN-1 / MAX+1 style neighbours */
+            v += rng_percent(r, 50) ? 1 : (uint64_t)-1;
+        memcpy(p, &v, es); /* little endian: the low bytes */
+        break;
+    }
+    case SGK_FLOAT16: case SGK_BFLOAT16: {
+        uint16_t h;
+        if (rng_percent(r, 5)) {
+            h = (uint16_t)rng_next(r); /* any pattern: subnormals, payload NaNs */
+        } else {
+            float f = (float)random_real(r, dtype == SGK_FLOAT16 ? -27 : -135,
+                                         dtype == SGK_FLOAT16 ? 17 : 129);
+            h = dtype == SGK_FLOAT16 ? ref_f32_to_f16(f) : ref_f32_to_bf16(f);
+        }
+        memcpy(p, &h, 2);
+        break;
+    }
+    case SGK_FLOAT32: {
+        float f = (float)random_real(r, -150, 129);
+        memcpy(p, &f, 4);
+        break;
+    }
+    case SGK_FLOAT64: {
+        double d = random_real(r, -1075, 1025);
+        memcpy(p, &d, 8);
+        break;
+    }
+    case SGK_COMPLEX64: {
+        float f[2] = {(float)random_real(r, -150, 129), (float)random_real(r, -150, 129)};
+        memcpy(p, f, 8);
+        break;
+    }
+    case SGK_COMPLEX128: {
+        double d[2] = {random_real(r, -1075, 1025), random_real(r, -1075, 1025)};
+        memcpy(p, d, 16);
+        break;
+    }
+    case SGK_STRING: {
+        const char *s = rng_percent(r, 5) ? NULL
+                        : string_pool[rng_range(r, 0, sizeof string_pool / sizeof *string_pool - 1)];
+        memcpy(p, &s, sizeof s);
+        break;
+    }
+    }
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+static void *random_buffer(rng_t *r, sgk_dtype dtype, int64_t n)
+{
+    size_t es = ref_dtype_size(dtype);
+    char *buf = xmalloc((size_t)n * es);
+    for (int64_t i = 0; i < n; i++)
+        random_value(r, dtype, buf + (size_t)i * es);
+    return buf;
+}
+
+/* ---- one case --------------------------------------------------------- */
+
+typedef struct {
+    int op;
+    sgk_dtype dtype, idtype;
+    sgk_reduction red;
+    int32_t drank, irank, urank, orank;
+    int64_t dshape[MAX_DIMS], ishape[MAX_DIMS], ushape[MAX_DIMS], oshape[MAX_DIMS];
+    int64_t axis, batch_dims;
+    int64_t dn, in, un, on;
+    void *indices, *data, *updates, *data2, *updates2;
+    uint64_t seed;
+    int threads;
+    const char *test; /* which generator made it */
+} tcase;
+
+static int total_failures;
+static int reported;
+static long cases_run;
+
+static int is_scatter(const tcase *c)
+{
+    return c->op == OP_SCATTER_ND || c->op == OP_SCATTER_ELEMENTS;
+}
+
+static char *shape_str(char *buf, size_t n, int32_t rank, const int64_t *shape)
+{
+    size_t len = 0;
+    len += (size_t)snprintf(buf + len, n - len, "[");
+    for (int32_t d = 0; d < rank && len < n; d++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%" PRId64, d ? "," : "", shape[d]);
+    if (len < n)
+        snprintf(buf + len, n - len, "]");
+    return buf;
+}
+
+static void dump_bytes(const char *name, const void *p, int64_t n, size_t es)
+{
+    const unsigned char *b = p;
+    printf("    %s:", name);
+    for (int64_t i = 0; i < n; i++) {
+        printf(" ");
+        for (size_t j = es; j-- > 0;) /* most significant byte first */
+            printf("%02x", b[(size_t)i * es + j]);
+    }
+    printf("\n");
+}
+
+static void dump_indices(const tcase *c)
+{
+    printf("    indices:");
+    for (int64_t i = 0; i < c->in; i++) {
+        int64_t v;
+        if (c->idtype == SGK_INT32) {
+            int32_t t;
+            memcpy(&t, (const char *)c->indices + i * 4, 4);
+            v = t;
+        } else {
+            memcpy(&v, (const char *)c->indices + i * 8, 8);
+        }
+        printf(" %" PRId64, v);
+    }
+    printf("\n");
+}
+
+static void report(const tcase *c, const char *route, const char *what, const void *data,
+                   const void *updates, const void *expected, const void *actual, int64_t elem)
+{
+    char ds[256], is[256], us[256], os[256];
+    size_t es = ref_dtype_size(c->dtype);
+    total_failures++;
+    if (reported++ >= MAX_REPORTS)
+        return;
+    printf("FAIL [%s/%s] %s: op=%s dtype=%s reduction=%s index=%s data=%s indices=%s",
+           c->test, route, what, op_names[c->op], ref_dtype_name(c->dtype),
+           ref_reduction_name(c->red), ref_dtype_name(c->idtype),
+           shape_str(ds, sizeof ds, c->drank, c->dshape),
+           shape_str(is, sizeof is, c->irank, c->ishape));
+    if (is_scatter(c))
+        printf(" updates=%s", shape_str(us, sizeof us, c->urank, c->ushape));
+    else
+        printf(" output=%s", shape_str(os, sizeof os, c->orank, c->oshape));
+    if (c->op == OP_GATHER_ND)
+        printf(" batch_dims=%" PRId64, c->batch_dims);
+    if (c->op == OP_SCATTER_ELEMENTS || c->op == OP_GATHER_ELEMENTS)
+        printf(" axis=%" PRId64, c->axis);
+    printf(" threads=%d seed=0x%016" PRIx64 "\n", c->threads, c->seed);
+    printf("    last error: %s\n", sgk_last_error());
+    if (expected && actual && elem >= 0) {
+        printf("    first bad element %" PRId64 "\n", elem);
+        dump_bytes("expected", (const char *)expected + (size_t)elem * es, 1, es);
+        dump_bytes("actual  ", (const char *)actual + (size_t)elem * es, 1, es);
+    }
+    if (c->dn + c->in + c->un <= 96 && c->dtype != SGK_STRING) {
+        dump_bytes("data", data, c->dn, es);
+        dump_indices(c);
+        if (is_scatter(c))
+            dump_bytes("updates", updates, c->un, es);
+        if (expected)
+            dump_bytes("expected", expected, is_scatter(c) ? c->dn : c->on, es);
+        if (actual)
+            dump_bytes("actual", actual, is_scatter(c) ? c->dn : c->on, es);
+    }
+}
+
+static int64_t out_elems(const tcase *c)
+{
+    return is_scatter(c) ? c->dn : c->on;
+}
+
+static char *alloc_out(const tcase *c)
+{
+    size_t bytes = (size_t)out_elems(c) * ref_dtype_size(c->dtype);
+    char *out = xmalloc(bytes + GUARD);
+    memset(out, GUARD_BYTE, bytes + GUARD);
+    return out;
+}
+
+/* Compares `actual` (with its guard zone) against `expected`; reports once. */
+static void compare(const tcase *c, const char *route, const void *data, const void *updates,
+                    const char *expected, const char *actual)
+{
+    size_t es = ref_dtype_size(c->dtype);
+    int64_t n = out_elems(c);
+    sgk_reduction red = is_scatter(c) ? c->red : SGK_REDUCE_NONE;
+    for (int64_t i = 0; i < n; i++) {
+        if (!ref_same_result(c->dtype, red, expected + (size_t)i * es, actual + (size_t)i * es)) {
+            report(c, route, "result differs from reference", data, updates, expected, actual, i);
+            return;
+        }
+    }
+    for (size_t g = 0; g < GUARD; g++) {
+        if ((unsigned char)actual[(size_t)n * es + g] != GUARD_BYTE) {
+            report(c, route, "wrote past the end of the output", data, updates, NULL, NULL, -1);
+            return;
+        }
+    }
+}
+
+static void tensors(const tcase *c, const void *indices, const void *data, const void *updates,
+                    sgk_tensor *d, sgk_tensor *i, sgk_tensor *u)
+{
+    *d = (sgk_tensor){c->dtype, c->drank, c->dshape, data};
+    *i = (sgk_tensor){c->idtype, c->irank, c->ishape, indices};
+    *u = (sgk_tensor){c->dtype, c->urank, c->ushape, updates};
+}
+
+static sgk_status call_one_shot(const tcase *c, const void *data, const void *updates, void *out)
+{
+    sgk_tensor d, i, u;
+    tensors(c, c->indices, data, updates, &d, &i, &u);
+    switch (c->op) {
+    case OP_SCATTER_ND: return sgk_scatter_nd(&d, &i, &u, c->red, out);
+    case OP_GATHER_ND: return sgk_gather_nd(&d, &i, c->batch_dims, out);
+    case OP_SCATTER_ELEMENTS: return sgk_scatter_elements(&d, &i, &u, c->axis, c->red, out);
+    default: return sgk_gather_elements(&d, &i, c->axis, out);
+    }
+}
+
+static void call_reference(const tcase *c, const void *data, const void *updates, void *out)
+{
+    sgk_tensor d, i, u;
+    tensors(c, c->indices, data, updates, &d, &i, &u);
+    switch (c->op) {
+    case OP_SCATTER_ND: ref_scatter_nd(&d, &i, &u, c->red, out); break;
+    case OP_GATHER_ND: ref_gather_nd(&d, &i, c->batch_dims, out); break;
+    case OP_SCATTER_ELEMENTS: ref_scatter_elements(&d, &i, &u, c->axis, c->red, out); break;
+    default: ref_gather_elements(&d, &i, c->axis, out); break;
+    }
+}
+
+static sgk_status make_plan(const tcase *c, sgk_plan **plan, const void *indices,
+                            const void *data, const void *updates, uint32_t flags)
+{
+    sgk_tensor d, i, u;
+    tensors(c, indices, data, updates, &d, &i, &u);
+    switch (c->op) {
+    case OP_SCATTER_ND: return sgk_plan_scatter_nd(plan, &d, &i, &u, c->red, flags);
+    case OP_GATHER_ND: return sgk_plan_gather_nd(plan, &d, &i, c->batch_dims, flags);
+    case OP_SCATTER_ELEMENTS:
+        return sgk_plan_scatter_elements(plan, &d, &i, &u, c->axis, c->red, flags);
+    default: return sgk_plan_gather_elements(plan, &d, &i, c->axis, flags);
+    }
+}
+
+static int float_family(sgk_dtype t)
+{
+    return t == SGK_FLOAT16 || t == SGK_BFLOAT16 || t == SGK_FLOAT32 || t == SGK_FLOAT64 ||
+           t == SGK_COMPLEX64 || t == SGK_COMPLEX128;
+}
+
+static void run_case(tcase *c, rng_t *r)
+{
+    size_t es = ref_dtype_size(c->dtype);
+    size_t dbytes = (size_t)c->dn * es;
+    int scatter = is_scatter(c);
+    char ctx[160];
+    sgk_status st;
+
+    cases_run++;
+    if (c->threads >= 0)
+        sgk_set_num_threads(c->threads);
+
+    /* Two data/updates pairs with their expected results. */
+    c->data = random_buffer(r, c->dtype, c->dn);
+    c->data2 = random_buffer(r, c->dtype, c->dn);
+    c->updates = scatter ? random_buffer(r, c->dtype, c->un) : NULL;
+    c->updates2 = scatter ? random_buffer(r, c->dtype, c->un) : NULL;
+    char *expected = alloc_out(c), *expected2 = alloc_out(c);
+    call_reference(c, c->data, c->updates, expected);
+    call_reference(c, c->data2, c->updates2, expected2);
+
+    /* GatherND's shape query. */
+    if (c->op == OP_GATHER_ND) {
+        sgk_tensor d, i, u;
+        int64_t shape[2 * MAX_DIMS];
+        int32_t rank = -1;
+        tensors(c, c->indices, c->data, NULL, &d, &i, &u);
+        st = sgk_gather_nd_shape(&d, &i, c->batch_dims, shape, &rank);
+        if (st != SGK_OK || rank != c->orank ||
+            memcmp(shape, c->oshape, sizeof(int64_t) * (size_t)c->orank) != 0) {
+            snprintf(ctx, sizeof ctx, "gather_nd_shape: status %s, rank %d",
+                     sgk_status_name(st), (int)rank);
+            report(c, "shape", ctx, c->data, NULL, NULL, NULL, -1);
+        }
+    }
+
+    /* One-shot. */
+    char *out = alloc_out(c);
+    st = call_one_shot(c, c->data, c->updates, out);
+    if (st != SGK_OK) {
+        snprintf(ctx, sizeof ctx, "status %s", sgk_status_name(st));
+        report(c, "one-shot", ctx, c->data, c->updates, NULL, NULL, -1);
+    } else {
+        compare(c, "one-shot", c->data, c->updates, expected, out);
+    }
+
+    /* One-shot in place. */
+    char *inplace = NULL;
+    if (scatter) {
+        inplace = xmalloc(dbytes + GUARD);
+        memcpy(inplace, c->data, dbytes);
+        memset(inplace + dbytes, GUARD_BYTE, GUARD);
+        st = call_one_shot(c, inplace, c->updates, inplace);
+        if (st != SGK_OK) {
+            snprintf(ctx, sizeof ctx, "status %s", sgk_status_name(st));
+            report(c, "in-place", ctx, c->data, c->updates, NULL, NULL, -1);
+        } else {
+            compare(c, "in-place", c->data, c->updates, expected, inplace);
+        }
+    }
+
+    /* Plan from a private copy of the indices that is destroyed before the
+       plan runs; data/updates pointers NULL at plan time half the time. */
+    size_t ibytes = (size_t)c->in * ref_dtype_size(c->idtype);
+    char *icopy = xmalloc(ibytes);
+    memcpy(icopy, c->indices, ibytes);
+    uint32_t flags = rng_percent(r, 50) ? SGK_PLAN_DETERMINISTIC : 0;
+    int order_free = !(float_family(c->dtype) && (c->red == SGK_REDUCE_ADD ||
+                                                  c->red == SGK_REDUCE_SUB ||
+                                                  c->red == SGK_REDUCE_MUL));
+    if (order_free && rng_percent(r, 30))
+        flags = SGK_PLAN_ALLOW_REORDER;
+    int null_at_plan = rng_percent(r, 50);
+    sgk_plan *plan = NULL;
+    st = make_plan(c, &plan, icopy, null_at_plan ? NULL : c->data,
+                   null_at_plan ? NULL : c->updates, flags);
+    memset(icopy, 0x7F, ibytes);
+    free(icopy);
+    if (st != SGK_OK || !plan) {
+        snprintf(ctx, sizeof ctx, "plan status %s (flags %u)", sgk_status_name(st), flags);
+        report(c, "plan", ctx, c->data, c->updates, NULL, NULL, -1);
+    } else {
+        snprintf(ctx, sizeof ctx, "plan#1 flags=%u [%s]", flags, sgk_plan_describe(plan));
+        memset(out, GUARD_BYTE, (size_t)out_elems(c) * es + GUARD);
+        st = sgk_execute(plan, c->data, c->updates, out);
+        if (st != SGK_OK)
+            report(c, ctx, sgk_status_name(st), c->data, c->updates, NULL, NULL, -1);
+        else
+            compare(c, ctx, c->data, c->updates, expected, out);
+
+        snprintf(ctx, sizeof ctx, "plan#2 flags=%u [%s]", flags, sgk_plan_describe(plan));
+        memset(out, GUARD_BYTE, (size_t)out_elems(c) * es + GUARD);
+        st = sgk_execute(plan, c->data2, c->updates2, out);
+        if (st != SGK_OK)
+            report(c, ctx, sgk_status_name(st), c->data2, c->updates2, NULL, NULL, -1);
+        else
+            compare(c, ctx, c->data2, c->updates2, expected2, out);
+
+        if (scatter) {
+            snprintf(ctx, sizeof ctx, "plan-in-place flags=%u [%s]", flags,
+                     sgk_plan_describe(plan));
+            memcpy(inplace, c->data2, dbytes);
+            memset(inplace + dbytes, GUARD_BYTE, GUARD);
+            st = sgk_execute(plan, inplace, c->updates2, inplace);
+            if (st != SGK_OK)
+                report(c, ctx, sgk_status_name(st), c->data2, c->updates2, NULL, NULL, -1);
+            else
+                compare(c, ctx, c->data2, c->updates2, expected2, inplace);
+        }
+        sgk_plan_destroy(plan);
+    }
+
+    free(inplace);
+    free(out);
+    free(expected);
+    free(expected2);
+    free(c->data);
+    free(c->data2);
+    free(c->updates);
+    free(c->updates2);
+    free(c->indices);
+}
+
+/* ---- case generators -------------------------------------------------- */
+
+static int64_t random_dim(rng_t *r, int64_t hi)
+{
+    return rng_percent(r, 5) ? 0 : rng_range(r, 1, hi);
+}
+
+/* Index values for the given per-position dimension sizes: uniform over
+   [-s, s-1], or (skewed) a few favourite values, to force duplicates. */
+static void *random_indices(rng_t *r, sgk_dtype idtype, int64_t n, const int64_t *dim_of,
+                            int64_t period, int skewed)
+{
+    size_t is = idtype == SGK_INT32 ? 4 : 8;
+    char *buf = xmalloc((size_t)n * is);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t s = dim_of[i % period], v;
+        if (skewed && rng_percent(r, 70)) {
+            int64_t fav = rng_range(r, 0, 3);
+            v = fav == 0 ? 0 : fav == 1 ? -1 : fav == 2 ? s / 2 : -s;
+        } else {
+            v = rng_range(r, -s, s - 1);
+        }
+        if (idtype == SGK_INT32) {
+            int32_t t = (int32_t)v;
+            memcpy(buf + (size_t)i * 4, &t, 4);
+        } else {
+            memcpy(buf + (size_t)i * 8, &v, 8);
+        }
+    }
+    return buf;
+}
+
+static void finish_shapes(tcase *c)
+{
+    c->dn = ref_numel(c->drank, c->dshape);
+    c->in = ref_numel(c->irank, c->ishape);
+    c->un = ref_numel(c->urank, c->ushape);
+    c->on = ref_numel(c->orank, c->oshape);
+}
+
+/* ScatterND: data rank r, indices [..., k], updates indices[:-1] ++ data[k:]. */
+static void gen_scatter_nd(tcase *c, rng_t *r, int64_t max_dim, int64_t max_idim, int max_q)
+{
+    c->drank = (int32_t)rng_range(r, 1, 4);
+    for (int32_t d = 0; d < c->drank; d++)
+        c->dshape[d] = random_dim(r, max_dim);
+    int64_t k = rng_range(r, 1, c->drank);
+    c->irank = (int32_t)rng_range(r, 1, max_q);
+    for (int32_t d = 0; d + 1 < c->irank; d++)
+        c->ishape[d] = random_dim(r, max_idim);
+    c->ishape[c->irank - 1] = k;
+    if (ref_numel(c->irank - 1, c->ishape) > 0)
+        for (int64_t j = 0; j < k; j++)
+            if (c->dshape[j] == 0)
+                c->dshape[j] = rng_range(r, 1, max_dim);
+    c->urank = 0;
+    for (int32_t d = 0; d + 1 < c->irank; d++)
+        c->ushape[c->urank++] = c->ishape[d];
+    for (int32_t d = (int32_t)k; d < c->drank; d++)
+        c->ushape[c->urank++] = c->dshape[d];
+    if (c->urank == 0 && rng_percent(r, 50)) { /* OpenVINO's [1] for a [] update */
+        c->urank = 1;
+        c->ushape[0] = 1;
+    }
+    finish_shapes(c);
+    c->indices = random_indices(r, c->idtype, c->in, c->dshape, k, rng_percent(r, 30));
+}
+
+/* GatherND with batch_dims b: indices.shape[:b] == data.shape[:b]. */
+static void gen_gather_nd(tcase *c, rng_t *r, int64_t max_dim, int64_t max_idim)
+{
+    c->drank = (int32_t)rng_range(r, 1, 4);
+    for (int32_t d = 0; d < c->drank; d++)
+        c->dshape[d] = random_dim(r, max_dim);
+    c->irank = (int32_t)rng_range(r, 1, 4);
+    int32_t b = (int32_t)rng_range(r, 0, (c->irank < c->drank ? c->irank : c->drank) - 1);
+    int64_t k = rng_range(r, 1, c->drank - b);
+    c->batch_dims = b;
+    for (int32_t d = 0; d < b; d++)
+        c->ishape[d] = c->dshape[d];
+    for (int32_t d = b; d + 1 < c->irank; d++)
+        c->ishape[d] = random_dim(r, max_idim);
+    c->ishape[c->irank - 1] = k;
+    if (ref_numel(c->irank - 1, c->ishape) > 0)
+        for (int64_t j = 0; j < k; j++)
+            if (c->dshape[b + j] == 0)
+                c->dshape[b + j] = rng_range(r, 1, max_dim);
+    c->orank = 0;
+    for (int32_t d = 0; d + 1 < c->irank; d++)
+        c->oshape[c->orank++] = c->ishape[d];
+    for (int32_t d = b + (int32_t)k; d < c->drank; d++)
+        c->oshape[c->orank++] = c->dshape[d];
+    finish_shapes(c);
+    c->indices = random_indices(r, c->idtype, c->in, c->dshape + b, k, rng_percent(r, 30));
+}
+
+/* Scatter/GatherElements: indices.shape[d] <= data.shape[d] off the axis;
+   along the axis any length (duplicates). */
+static void gen_elements(tcase *c, rng_t *r, int64_t max_dim, int64_t max_axis_len)
+{
+    c->drank = (int32_t)rng_range(r, 1, 4);
+    for (int32_t d = 0; d < c->drank; d++)
+        c->dshape[d] = random_dim(r, max_dim);
+    c->axis = rng_range(r, -c->drank, c->drank - 1);
+    int32_t ax = (int32_t)(c->axis < 0 ? c->axis + c->drank : c->axis);
+    c->irank = c->drank;
+    for (int32_t d = 0; d < c->drank; d++)
+        c->ishape[d] = d == ax ? random_dim(r, max_axis_len) : rng_range(r, 0, c->dshape[d]);
+    if (c->dshape[ax] == 0 && ref_numel(c->irank, c->ishape) > 0) {
+        if (rng_percent(r, 50))
+            c->ishape[ax] = 0;
+        else
+            c->dshape[ax] = rng_range(r, 1, max_dim);
+    }
+    c->urank = c->orank = c->irank;
+    memcpy(c->ushape, c->ishape, sizeof c->ishape);
+    memcpy(c->oshape, c->ishape, sizeof c->ishape);
+    finish_shapes(c);
+    c->indices = random_indices(r, c->idtype, c->in, &c->dshape[ax], 1, rng_percent(r, 30));
+}
+
+static uint64_t case_seed(int op, int dtype, int red, int n, uint64_t salt)
+{
+    return ((uint64_t)op << 48) ^ ((uint64_t)dtype << 40) ^ ((uint64_t)red << 32) ^
+           (uint64_t)n ^ salt;
+}
+
+#define LARGE_LIMIT ((int64_t)1 << 17)
+
+static void generate_once(tcase *c, rng_t *r, int large)
+{
+    switch (c->op) {
+    case OP_SCATTER_ND:
+        if (large)
+            gen_scatter_nd(c, r, 48, 32, 3);
+        else
+            gen_scatter_nd(c, r, 4, 3, 4);
+        break;
+    case OP_GATHER_ND:
+        if (large)
+            gen_gather_nd(c, r, 40, 32);
+        else
+            gen_gather_nd(c, r, 4, 3);
+        break;
+    default:
+        if (large)
+            gen_elements(c, r, 40, 80);
+        else
+            gen_elements(c, r, 4, 6);
+        break;
+    }
+}
+
+/* Large cases are redrawn (deterministically) until every tensor is below
+   LARGE_LIMIT elements and the work is not trivially small. */
+static void generate(tcase *c, rng_t *r, int large)
+{
+    for (;;) {
+        generate_once(c, r, large);
+        if (!large)
+            return;
+        int64_t work = c->dn + c->un + c->on;
+        if (c->dn <= LARGE_LIMIT && c->in <= LARGE_LIMIT && c->un <= LARGE_LIMIT &&
+            c->on <= LARGE_LIMIT && work >= 4096)
+            return;
+        free(c->indices);
+        c->indices = NULL;
+    }
+}
+
+static void run_op(int op, int cases_per_combo, int large, uint64_t salt)
+{
+    int scatter = op == OP_SCATTER_ND || op == OP_SCATTER_ELEMENTS;
+    for (int dt = 0; dt < 16; dt++) {
+        for (int red = 0; red < 6; red++) {
+            if (!scatter && red != SGK_REDUCE_NONE)
+                continue;
+            if (!ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
+                continue;
+            for (int n = 0; n < cases_per_combo; n++) {
+                tcase c;
+                memset(&c, 0, sizeof c);
+                c.seed = case_seed(op, dt, red, n, salt);
+                rng_t r = {c.seed};
+                c.op = op;
+                c.dtype = (sgk_dtype)dt;
+                c.red = (sgk_reduction)red;
+                c.idtype = rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
+                c.threads = large ? (int)rng_range(&r, 0, 2) : -1;
+                c.test = large ? "large" : "small";
+                generate(&c, &r, large);
+                run_case(&c, &r);
+            }
+        }
+    }
+    if (large)
+        sgk_set_num_threads(0);
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+static const int ops[] = {OP_SCATTER_ND, OP_GATHER_ND, OP_SCATTER_ELEMENTS, OP_GATHER_ELEMENTS};
+
+static void test_small(void **state)
+{
+    int op = *(const int *)*state;
+    int before = total_failures;
+    run_op(op, op == OP_SCATTER_ND || op == OP_SCATTER_ELEMENTS ? SMALL_CASES_SCATTER
+                                                                : SMALL_CASES_GATHER,
+           0, 0x5EED0000ull);
+    assert_int_equal(total_failures - before, 0);
+}
+
+/* Fewer, bigger cases (up to ~10^5 elements) so that parallel and
+   duplicate-segment paths are taken, with 1, 2 and the default threads. */
+static void test_large(void **state)
+{
+    int op = *(const int *)*state;
+    int before = total_failures;
+    run_op(op, 2, 1, 0x1A46E000ull);
+    assert_int_equal(total_failures - before, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        {"small_scatter_nd", test_small, NULL, NULL, (void *)&ops[0]},
+        {"small_gather_nd", test_small, NULL, NULL, (void *)&ops[1]},
+        {"small_scatter_elements", test_small, NULL, NULL, (void *)&ops[2]},
+        {"small_gather_elements", test_small, NULL, NULL, (void *)&ops[3]},
+        {"large_scatter_nd", test_large, NULL, NULL, (void *)&ops[0]},
+        {"large_gather_nd", test_large, NULL, NULL, (void *)&ops[1]},
+        {"large_scatter_elements", test_large, NULL, NULL, (void *)&ops[2]},
+        {"large_gather_elements", test_large, NULL, NULL, (void *)&ops[3]},
+    };
+    int rc = cmocka_run_group_tests_name("test_random", tests, NULL, NULL);
+    printf("test_random: %ld cases, %d failures\n", cases_run, total_failures);
+    return rc;
+}
