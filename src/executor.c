@@ -135,8 +135,10 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
     sgk_status status = check_buffers(caller, plan, data, updates, output);
     if (status != SGK_OK)
         return status;
-    const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
-    const int64_t traffic = plan->count * slice_bytes * 2;
+    /* Bytes read plus bytes written by the pairs: twice the moved slices, a
+       product the front ends checked to fit once, so halve before doubling. */
+    const int64_t moved = plan->count * plan->slice_len * (int64_t)plan->elem_size;
+    const int64_t traffic = moved > INT64_MAX / 2 ? INT64_MAX : 2 * moved;
 
     if (!plan->scatter) {
         job j = {plan, data, output, 0};

@@ -1,8 +1,103 @@
+/* Index reading is the planner's only pass over the indices: every
+   coordinate is checked and normalized and the slot flattened here, in
+   parallel over the pairs, with one loop per index type so the hot loop has
+   no type test. */
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "error.h"
 #include "index_map.h"
+#include "parallel/parallel_for.h"
 #include "shape.h"
+
+typedef struct {
+    const sgk_problem *p;
+    int64_t *slot;
+    int64_t stride[SGK_MAX_RANK]; /* tuples: of the k indexed dims; elements: of data */
+    atomic_llong first_bad;       /* smallest failing pair, or count when none */
+} map_job;
+
+/* Lowers job->first_bad to n; chunks race, the smallest wins, so the
+   reported index does not depend on the thread count. */
+static void report_bad(map_job *job, int64_t n)
+{
+    long long seen = atomic_load(&job->first_bad);
+    while (n < seen && !atomic_compare_exchange_weak(&job->first_bad, &seen, n)) {
+    }
+}
+
+#define MAP_TUPLES(NAME, T)                                                            \
+    static void NAME(void *ctx, int64_t begin, int64_t end)                            \
+    {                                                                                  \
+        map_job *job = ctx;                                                            \
+        const sgk_index_map *m = &job->p->map;                                         \
+        const int64_t *dims = m->data->shape + m->batch_dims;                          \
+        const T *idx = m->indices->data;                                               \
+        const int k = m->k;                                                            \
+        for (int64_t n = begin; n < end; n++) {                                        \
+            int64_t flat =                                                             \
+                m->rows_per_batch > 0 ? n / m->rows_per_batch * m->slots_per_batch : 0; \
+            for (int j = 0; j < k; j++) {                                              \
+                int64_t c = idx[n * k + j];                                            \
+                if (c < -dims[j] || c >= dims[j]) {                                    \
+                    report_bad(job, n);                                                \
+                    return;                                                            \
+                }                                                                      \
+                flat += (c < 0 ? c + dims[j] : c) * job->stride[j];                    \
+            }                                                                          \
+            job->slot[n] = flat;                                                       \
+        }                                                                              \
+    }
+
+MAP_TUPLES(map_tuples_i32, int32_t)
+MAP_TUPLES(map_tuples_i64, int64_t)
+
+/* Elements: n walks the indices row-major; base is the data offset of n's
+   own coordinates with the axis coordinate at 0, advanced like an odometer. */
+#define MAP_ELEMENTS(NAME, T)                                                          \
+    static void NAME(void *ctx, int64_t begin, int64_t end)                            \
+    {                                                                                  \
+        map_job *job = ctx;                                                            \
+        const sgk_index_map *m = &job->p->map;                                         \
+        const int rank = m->data->rank, axis = m->axis;                                \
+        const int64_t *idims = m->indices->shape;                                      \
+        const int64_t axis_dim = m->data->shape[axis], axis_stride = job->stride[axis]; \
+        const T *idx = m->indices->data;                                               \
+        int64_t coord[SGK_MAX_RANK], base = 0, rest = begin;                           \
+        for (int d = rank - 1; d >= 0; d--) {                                          \
+            coord[d] = rest % idims[d];                                                \
+            rest /= idims[d];                                                          \
+            if (d != axis)                                                             \
+                base += coord[d] * job->stride[d];                                     \
+        }                                                                              \
+        for (int64_t n = begin; n < end; n++) {                                        \
+            int64_t c = idx[n];                                                        \
+            if (c < -axis_dim || c >= axis_dim) {                                      \
+                report_bad(job, n);                                                    \
+                return;                                                                \
+            }                                                                          \
+            job->slot[n] = base + (c < 0 ? c + axis_dim : c) * axis_stride;            \
+            for (int d = rank - 1; d >= 0; d--) {                                      \
+                if (++coord[d] < idims[d]) {                                           \
+                    if (d != axis)                                                     \
+                        base += job->stride[d];                                        \
+                    break;                                                             \
+                }                                                                      \
+                if (d != axis)                                                         \
+                    base -= (coord[d] - 1) * job->stride[d];                           \
+                coord[d] = 0;                                                          \
+            }                                                                          \
+        }                                                                              \
+    }
+
+MAP_ELEMENTS(map_elements_i32, int32_t)
+MAP_ELEMENTS(map_elements_i64, int64_t)
+
+static int64_t load_index(const sgk_tensor *indices, int64_t i)
+{
+    return indices->dtype == SGK_INT64 ? ((const int64_t *)indices->data)[i]
+                                       : ((const int32_t *)indices->data)[i];
+}
 
 /* Formats the multi-index of flat position `flat` within dims[0..rank). */
 static const char *format_position(char *buf, size_t size, int64_t flat, const int64_t *dims,
@@ -10,97 +105,58 @@ static const char *format_position(char *buf, size_t size, int64_t flat, const i
 {
     int64_t coords[SGK_MAX_RANK];
     for (int d = rank - 1; d >= 0; d--) {
-        coords[d] = dims[d] > 0 ? flat % dims[d] : 0;
-        flat = dims[d] > 0 ? flat / dims[d] : 0;
+        coords[d] = flat % dims[d];
+        flat /= dims[d];
     }
     return sgk_format_dims(buf, size, coords, rank);
 }
 
-#define LOAD_INDEX(idx, i) \
-    (is64 ? ((const int64_t *)(idx)->data)[i] : (int64_t)((const int32_t *)(idx)->data)[i])
-
-static sgk_status tuple_out_of_range(const sgk_problem *p, int64_t n)
+static sgk_status out_of_range(const sgk_problem *p, int64_t n)
 {
     const sgk_index_map *m = &p->map;
-    bool is64 = m->indices->dtype == SGK_INT64;
+    char pos[256], value[256], shape[256];
+    sgk_format_dims(shape, sizeof shape, m->data->shape, m->data->rank);
+    if (m->kind == SGK_MAP_ELEMENTS) {
+        format_position(pos, sizeof pos, n, m->indices->shape, m->indices->rank);
+        return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
+                        "indices%s = %lld out of range for axis %d of data shape %s", pos,
+                        (long long)load_index(m->indices, n), m->axis, shape);
+    }
     int64_t tuple[SGK_MAX_RANK];
     for (int j = 0; j < m->k; j++)
-        tuple[j] = LOAD_INDEX(m->indices, n * m->k + j);
-    char pos[128], value[256], shape[256];
+        tuple[j] = load_index(m->indices, n * m->k + j);
     format_position(pos, sizeof pos, n, m->indices->shape, m->indices->rank - 1);
     sgk_format_dims(value, sizeof value, tuple, m->k);
-    sgk_format_dims(shape, sizeof shape, m->data->shape, m->data->rank);
     return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
                     "indices%s = %s out of range for data shape %s%s", pos, value, shape,
                     m->batch_dims > 0 ? " after the batch dimensions" : "");
 }
 
-static sgk_status map_tuples(const sgk_problem *p, int64_t *slot)
+sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int threads, int64_t min_bytes)
 {
     const sgk_index_map *m = &p->map;
-    const int64_t *dims = m->data->shape + m->batch_dims;
     const bool is64 = m->indices->dtype == SGK_INT64;
-    int64_t stride[SGK_MAX_RANK];
+    map_job job = {.p = p, .slot = slot};
+    atomic_init(&job.first_bad, p->count);
+    sgk_range_body body;
     int64_t s = 1;
-    for (int j = m->k - 1; j >= 0; j--) {
-        stride[j] = s;
-        s *= dims[j];
-    }
-    for (int64_t n = 0; n < p->count; n++) {
-        int64_t flat = m->rows_per_batch > 0 ? n / m->rows_per_batch * m->slots_per_batch : 0;
-        for (int j = 0; j < m->k; j++) {
-            int64_t c = LOAD_INDEX(m->indices, n * m->k + j);
-            if (c < -dims[j] || c >= dims[j])
-                return tuple_out_of_range(p, n);
-            flat += (c < 0 ? c + dims[j] : c) * stride[j];
+    if (m->kind == SGK_MAP_TUPLES) {
+        for (int j = m->k - 1; j >= 0; j--) {
+            job.stride[j] = s;
+            s *= m->data->shape[m->batch_dims + j];
         }
-        slot[n] = flat;
-    }
-    return SGK_OK;
-}
-
-static sgk_status map_elements(const sgk_problem *p, int64_t *slot)
-{
-    const sgk_index_map *m = &p->map;
-    const int rank = m->data->rank;
-    const int64_t *idims = m->indices->shape;
-    const int64_t axis_dim = m->data->shape[m->axis];
-    const bool is64 = m->indices->dtype == SGK_INT64;
-    int64_t stride[SGK_MAX_RANK], coord[SGK_MAX_RANK] = {0};
-    int64_t s = 1;
-    for (int d = rank - 1; d >= 0; d--) {
-        stride[d] = s;
-        s *= m->data->shape[d];
-    }
-    /* base: the offset of n's own coordinates with the axis coordinate at 0,
-       advanced like an odometer as n walks the indices row-major. */
-    int64_t base = 0;
-    for (int64_t n = 0; n < p->count; n++) {
-        int64_t c = LOAD_INDEX(m->indices, n);
-        if (c < -axis_dim || c >= axis_dim) {
-            char pos[256], shape[256];
-            sgk_format_dims(pos, sizeof pos, coord, rank);
-            sgk_format_dims(shape, sizeof shape, m->data->shape, rank);
-            return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
-                            "indices%s = %lld out of range for axis %d of data shape %s", pos,
-                            (long long)c, m->axis, shape);
+        body = is64 ? map_tuples_i64 : map_tuples_i32;
+    } else {
+        for (int d = m->data->rank - 1; d >= 0; d--) {
+            job.stride[d] = s;
+            s *= m->data->shape[d];
         }
-        slot[n] = base + (c < 0 ? c + axis_dim : c) * stride[m->axis];
-        for (int d = rank - 1; d >= 0; d--) {
-            if (++coord[d] < idims[d]) {
-                if (d != m->axis)
-                    base += stride[d];
-                break;
-            }
-            if (d != m->axis)
-                base -= (coord[d] - 1) * stride[d];
-            coord[d] = 0;
-        }
+        body = is64 ? map_elements_i64 : map_elements_i32;
     }
-    return SGK_OK;
-}
-
-sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot)
-{
-    return p->map.kind == SGK_MAP_TUPLES ? map_tuples(p, slot) : map_elements(p, slot);
+    /* traffic: the indices read plus the slots written */
+    int64_t per_pair = (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (is64 ? 8 : 4) + 8;
+    int64_t traffic = p->count > INT64_MAX / per_pair ? INT64_MAX : p->count * per_pair;
+    sgk_parallel_for(p->count, threads, traffic, min_bytes, body, &job);
+    int64_t bad = atomic_load(&job.first_bad);
+    return bad < p->count ? out_of_range(p, bad) : SGK_OK;
 }

@@ -135,7 +135,7 @@ sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out)
         .reduce = sgk_reduce_kernel(p->dtype, p->reduction),
         .widen_reduce = sgk_widen_reduce_kernel(p->dtype, p->reduction),
     };
-    sgk_status status = sgk_map_indices(p, slot);
+    sgk_status status = sgk_map_indices(p, slot, plan->threads, plan->parallel_min_bytes);
     const char *why = "rows independent";
     if (status == SGK_OK) {
         if (p->scatter) {
