@@ -1,5 +1,4 @@
-/* Runs a plan on the caller's buffers: the data -> output copy (skipped in
-   place), then the plan's path. */
+/* Runs a plan on the caller's buffers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,81 +8,80 @@
 #include "plan.h"
 #include "simd/simd.h"
 
-/* Bytes per task of the data -> output copy: large enough to stream, small
-   enough to balance. */
-#define COPY_BLOCK (256 * 1024)
-
 typedef struct {
     const sgk_plan *plan;
-    const uint8_t *src;
-    uint8_t *dst;
-    int64_t bytes;
+    const uint8_t *data;
+    const uint8_t *updates;
+    uint8_t *out;
+    bool in_place;
+    size_t slice_bytes;
+    float *acc; /* SGK_PLAN_WIDE_ACCUMULATE: one block of floats per worker */
 } job;
 
-static void copy_blocks(void *ctx, int64_t begin, int64_t end)
+static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
 {
     const job *j = ctx;
-    int64_t from = begin * COPY_BLOCK;
-    int64_t to = end * COPY_BLOCK < j->bytes ? end * COPY_BLOCK : j->bytes;
-    sgk_simd_copy_bytes(j->dst + from, j->src + from, (size_t)(to - from));
+    (void)worker;
+    sgk_simd_move_slices(j->out, NULL, j->data, j->plan->slot, begin, end, j->slice_bytes);
 }
 
-static void copy_buffer(const sgk_plan *plan, void *dst, const void *src, int64_t bytes)
+/* fp16/bf16 under SGK_PLAN_WIDE_ACCUMULATE: the block is widened once into
+   float32, takes its updates there, and each touched slot is rounded once. */
+static void apply_wide(const job *j, float *acc, int64_t first_slot, int64_t slots,
+                       int64_t begin, int64_t end)
 {
-    job j = {plan, src, dst, bytes};
-    sgk_parallel_for((bytes + COPY_BLOCK - 1) / COPY_BLOCK, plan->threads, bytes,
-                     plan->parallel_min_bytes, copy_blocks, &j);
-}
-
-static void move_pairs(void *ctx, int64_t begin, int64_t end)
-{
-    const job *j = ctx;
     const sgk_plan *p = j->plan;
-    size_t slice_bytes = (size_t)p->slice_len * p->elem_size;
-    if (p->scatter)
-        sgk_simd_move_slices(j->dst, p->slot, j->src, p->position, begin, end, slice_bytes);
-    else
-        sgk_simd_move_slices(j->dst, NULL, j->src, p->slot, begin, end, slice_bytes);
-}
-
-static void reduce_pairs(void *ctx, int64_t begin, int64_t end)
-{
-    const job *j = ctx;
-    const sgk_plan *p = j->plan;
-    size_t slice_bytes = (size_t)p->slice_len * p->elem_size;
-    for (int64_t n = begin; n < end; n++) {
-        int64_t from = p->position != NULL ? p->position[n] : n;
-        p->reduce(j->dst + (size_t)p->slot[n] * slice_bytes, j->src + (size_t)from * slice_bytes,
-                  p->slice_len);
-    }
-}
-
-/* fp16/bf16 add/sub/mul accumulated in float32: each touched slot is widened
-   once, takes all its updates in order, and is rounded once at the end. */
-static void serial_wide(const sgk_plan *p, uint8_t *out, const uint8_t *updates, float *acc,
-                        uint8_t *touched)
-{
-    float (*widen)(uint16_t) = p->dtype == SGK_FLOAT16 ? sgk_f16_to_f32 : sgk_bf16_to_f32;
-    uint16_t (*narrow)(float) = p->dtype == SGK_FLOAT16 ? sgk_f32_to_f16 : sgk_f32_to_bf16;
-    uint16_t *dst = (uint16_t *)out;
+    const bool f16 = p->dtype == SGK_FLOAT16;
     const int64_t L = p->slice_len;
-    for (int64_t n = 0; n < p->count; n++) {
-        int64_t s = p->slot[n];
-        if (!touched[s]) {
-            touched[s] = 1;
-            for (int64_t i = 0; i < L; i++)
-                acc[s * L + i] = widen(dst[s * L + i]);
-        }
-        p->widen_reduce(acc + s * L, updates + (size_t)n * L * 2, L);
+    uint16_t *out = (uint16_t *)j->out + first_slot * L;
+    for (int64_t i = 0; i < slots * L; i++)
+        acc[i] = f16 ? sgk_f16_to_f32(out[i]) : sgk_bf16_to_f32(out[i]);
+    for (int64_t i = begin; i < end; i++)
+        p->widen_reduce(acc + (p->slot[i] - first_slot) * L,
+                        j->updates + (size_t)p->position[i] * j->slice_bytes, L);
+    for (int64_t i = begin; i < end; i++) {
+        int64_t at = (p->slot[i] - first_slot) * L;
+        for (int64_t e = 0; e < L; e++)
+            out[at + e] = f16 ? sgk_f32_to_f16(acc[at + e]) : sgk_f32_to_bf16(acc[at + e]);
     }
-    for (int64_t n = 0; n < p->count; n++) {
-        int64_t s = p->slot[n];
-        if (touched[s]) {
-            touched[s] = 0;
-            for (int64_t i = 0; i < L; i++)
-                dst[s * L + i] = narrow(acc[s * L + i]);
+}
+
+static void scatter_blocks(void *ctx, int worker, int64_t first, int64_t last)
+{
+    const job *j = ctx;
+    const sgk_plan *p = j->plan;
+    const size_t sb = j->slice_bytes;
+    for (int64_t b = first; b < last; b++) {
+        int64_t s0 = b * p->block_slots;
+        int64_t s1 = s0 + p->block_slots < p->slots ? s0 + p->block_slots : p->slots;
+        int64_t begin = p->block_start[b], end = p->block_start[b + 1];
+        if (!j->in_place)
+            sgk_simd_copy_bytes(j->out + (size_t)s0 * sb, j->data + (size_t)s0 * sb,
+                                (size_t)(s1 - s0) * sb);
+        if (begin == end)
+            continue;
+        if (p->widen_reduce != NULL) {
+            apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
+                       s0, s1 - s0, begin, end);
+        } else if (p->reduce == NULL) {
+            sgk_simd_move_slices(j->out, p->slot, j->updates, p->position, begin, end, sb);
+        } else {
+            for (int64_t i = begin; i < end; i++)
+                p->reduce(j->out + (size_t)p->slot[i] * sb,
+                          j->updates + (size_t)p->position[i] * sb, p->slice_len);
         }
     }
+}
+
+/* Traffic of blocks [0, b): their copy (unless in place) plus their
+   updates, read once and written once. */
+static int64_t blocks_cost(void *ctx, int64_t b)
+{
+    const job *j = ctx;
+    const sgk_plan *p = j->plan;
+    int64_t slots = b * p->block_slots < p->slots ? b * p->block_slots : p->slots;
+    int64_t copy = j->in_place ? 0 : slots * (int64_t)j->slice_bytes;
+    return copy + p->block_start[b] * 2 * (int64_t)j->slice_bytes;
 }
 
 static bool overlaps(const void *a, int64_t a_bytes, const void *b, int64_t b_bytes)
@@ -125,8 +123,7 @@ sgk_status sgk_execute(const sgk_plan *plan, const void *data, const void *updat
 {
     if (plan == NULL)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, "execute", "plan is NULL");
-    return sgk_execute_for("execute", plan, data, updates,
-                           output);
+    return sgk_execute_for("execute", plan, data, updates, output);
 }
 
 sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void *data,
@@ -135,50 +132,34 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
     sgk_status status = check_buffers(caller, plan, data, updates, output);
     if (status != SGK_OK)
         return status;
-    /* Bytes read plus bytes written by the pairs: twice the moved slices, a
-       product the front ends checked to fit once, so halve before doubling. */
-    const int64_t moved = plan->count * plan->slice_len * (int64_t)plan->elem_size;
-    const int64_t traffic = moved > INT64_MAX / 2 ? INT64_MAX : 2 * moved;
-
-    if (!plan->scatter) {
-        job j = {plan, data, output, 0};
+    job j = {
+        .plan = plan,
+        .data = data,
+        .updates = updates,
+        .out = output,
+        .in_place = data == output,
+        .slice_bytes = (size_t)plan->slice_len * plan->elem_size,
+    };
+    if (plan->path == SGK_PATH_GATHER) {
+        /* rows read once and written once: the front end checked that the
+           output's bytes fit, so halve before doubling */
+        int64_t moved = plan->output_elems * (int64_t)plan->elem_size;
+        int64_t traffic = moved > INT64_MAX / 2 ? INT64_MAX : 2 * moved;
         sgk_parallel_for(plan->count, plan->threads, traffic, plan->parallel_min_bytes,
-                         move_pairs, &j);
+                         gather_rows, &j);
         return SGK_OK;
     }
-
-    /* Scratch first: after the copy below nothing may fail. */
-    float *acc = NULL;
-    uint8_t *touched = NULL;
-    if (plan->path == SGK_PATH_SERIAL_WIDE) {
-        acc = malloc((size_t)plan->output_elems * sizeof *acc);
-        touched = calloc((size_t)plan->slots, 1);
-        if (acc == NULL || touched == NULL) {
-            free(acc);
-            free(touched);
+    if (plan->widen_reduce != NULL) {
+        /* scratch before the first write: after it nothing may fail */
+        int workers = plan->threads > 0 ? plan->threads : 1;
+        j.acc = malloc((size_t)workers * (size_t)(plan->block_slots * plan->slice_len) *
+                       sizeof *j.acc);
+        if (j.acc == NULL)
             return sgk_fail(SGK_ERR_OUT_OF_MEMORY, caller,
                             "no memory for the float32 accumulator");
-        }
     }
-    if (output != data)
-        copy_buffer(plan, output, data, plan->data_elems * (int64_t)plan->elem_size);
-
-    job j = {plan, updates, output, 0};
-    switch (plan->path) {
-    case SGK_PATH_DISTINCT:
-        sgk_parallel_for(plan->count, plan->threads, traffic, plan->parallel_min_bytes,
-                         plan->reduce != NULL ? reduce_pairs : move_pairs, &j);
-        break;
-    case SGK_PATH_SERIAL:
-        reduce_pairs(&j, 0, plan->count);
-        break;
-    case SGK_PATH_SERIAL_WIDE:
-        serial_wide(plan, output, updates, acc, touched);
-        break;
-    case SGK_PATH_GATHER:
-        break;
-    }
-    free(acc);
-    free(touched);
+    sgk_parallel_for_balanced(plan->blocks, plan->threads, blocks_cost,
+                              plan->parallel_min_bytes, scatter_blocks, &j);
+    free(j.acc);
     return SGK_OK;
 }

@@ -27,9 +27,10 @@ static void report_bad(map_job *job, int64_t n)
 }
 
 #define MAP_TUPLES(NAME, T)                                                            \
-    static void NAME(void *ctx, int64_t begin, int64_t end)                            \
+    static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                            \
     {                                                                                  \
         map_job *job = ctx;                                                            \
+        (void)worker;                                                                  \
         const sgk_index_map *m = &job->p->map;                                         \
         const int64_t *dims = m->data->shape + m->batch_dims;                          \
         const T *idx = m->indices->data;                                               \
@@ -55,9 +56,10 @@ MAP_TUPLES(map_tuples_i64, int64_t)
 /* Elements: n walks the indices row-major; base is the data offset of n's
    own coordinates with the axis coordinate at 0, advanced like an odometer. */
 #define MAP_ELEMENTS(NAME, T)                                                          \
-    static void NAME(void *ctx, int64_t begin, int64_t end)                            \
+    static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                            \
     {                                                                                  \
         map_job *job = ctx;                                                            \
+        (void)worker;                                                                  \
         const sgk_index_map *m = &job->p->map;                                         \
         const int rank = m->data->rank, axis = m->axis;                                \
         const int64_t *idims = m->indices->shape;                                      \

@@ -10,16 +10,14 @@
 #include "reduce.h"
 
 typedef enum {
-    /* Gathers: output row n = source slot slot[n]; rows in parallel. */
+    /* Gathers: output row n is source slot slot[n]; rows in parallel. */
     SGK_PATH_GATHER,
-    /* Scatters whose pairs have distinct slots (for `none`, after keeping
-       each slot's last update): pairs in parallel, any order. */
-    SGK_PATH_DISTINCT,
-    /* The sequential definition, one pair after another. */
-    SGK_PATH_SERIAL,
-    /* fp16/bf16 add/sub/mul under SGK_PLAN_WIDE_ACCUMULATE: the sequential
-       loop in a float32 accumulator, rounded once per element at the end. */
-    SGK_PATH_SERIAL_WIDE
+    /* Scatters: the destination is cut into blocks of block_slots slots.
+       Each block is copied from data (unless in place) and then takes its
+       own updates in their original order while it is still in cache, so
+       every output byte is written once, duplicates reduce exactly as the
+       sequential loop does, and blocks run in parallel. */
+    SGK_PATH_BLOCKED
 } sgk_path;
 
 struct sgk_plan {
@@ -31,19 +29,25 @@ struct sgk_plan {
     int64_t data_elems, updates_elems, output_elems;
     int64_t slice_len;
     int64_t slots;
-    int64_t count;      /* pairs kept */
-    int64_t *slot;      /* count entries */
-    int64_t *position;  /* update slice of pair n; NULL means n */
+    int64_t count;        /* pairs kept */
+    int64_t *slot;        /* count entries; scatters: grouped by block, original
+                             order within each block */
+    int64_t *position;    /* scatters: the update slice of each pair */
+    int64_t distinct;     /* scatters: distinct destination slots */
+    int64_t block_slots;  /* scatters */
+    int64_t blocks;       /* scatters */
+    int64_t *block_start; /* scatters: blocks + 1 offsets into slot/position */
     sgk_path path;
     int threads;
     int64_t parallel_min_bytes;
-    sgk_reduce_fn reduce;            /* NULL for `none` */
-    sgk_widen_reduce_fn widen_reduce; /* SGK_PATH_SERIAL_WIDE only */
-    char description[320];
+    sgk_reduce_fn reduce;             /* NULL for `none` */
+    sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
+    char description[384];
 };
 
 /* Builds a plan for p: maps and validates every index, analyses duplicates,
-   chooses the path.  On failure *out is left untouched. */
+   groups the updates by destination block, chooses threads.  On failure *out
+   is left untouched. */
 sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out);
 
 /* sgk_execute with `caller` naming the failing call in messages (the

@@ -1,3 +1,5 @@
+/* The planner: everything that depends only on shapes and index values is
+   decided here, once, so that execution is pure data movement. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,96 +10,139 @@
 #include "plan.h"
 #include "runtime_config.h"
 #include "simd/simd.h"
+#include "topology.h"
 
-/* Replaces the pair list by the pairs whose keep flag is set, in order,
-   remembering each one's update position. */
-static sgk_status keep_marked_pairs(sgk_plan *plan, const bool *keep, int64_t kept)
+/* A destination block should stay in the core's L2 while its updates land:
+   a quarter of L2 leaves room for the updates streaming through. */
+static int64_t block_bytes(void)
 {
-    int64_t *slot = malloc((size_t)(kept > 0 ? kept : 1) * sizeof *slot);
-    int64_t *position = malloc((size_t)(kept > 0 ? kept : 1) * sizeof *position);
-    if (slot == NULL || position == NULL) {
-        free(slot);
-        free(position);
-        return SGK_ERR_OUT_OF_MEMORY;
-    }
-    int64_t out = 0;
-    for (int64_t n = 0; n < plan->count; n++) {
-        if (keep[n]) {
-            slot[out] = plan->slot[n];
-            position[out] = n;
-            out++;
-        }
-    }
-    free(plan->slot);
-    plan->slot = slot;
-    plan->position = position;
-    plan->count = kept;
-    return SGK_OK;
+    int64_t l2 = sgk_topology_get()->l2_bytes;
+    int64_t bytes = l2 > 0 ? l2 / 4 : 256 * 1024;
+    return bytes < 32 * 1024 ? 32 * 1024 : bytes > 1024 * 1024 ? 1024 * 1024 : bytes;
 }
 
-/* Scatter path choice: pairs with distinct slots run in parallel; `none`
-   always gets there by dropping every update a later one overwrites;
-   reductions with duplicates run the sequential loop. */
-static sgk_status choose_scatter_path(sgk_plan *plan, uint32_t flags, const char **why)
+static void *alloc_array(int64_t n, size_t size)
 {
-    if (plan->count <= 1) {
-        plan->path = SGK_PATH_DISTINCT;
-        *why = "at most one update";
-        return SGK_OK;
-    }
-    bool *keep = malloc((size_t)plan->count * sizeof *keep);
+    return malloc((size_t)(n > 0 ? n : 1) * size);
+}
+
+/* `none`: a sequential loop leaves only the last update of each slot, so the
+   earlier ones are dropped here and never moved. */
+static sgk_status drop_overwritten(sgk_plan *plan, int64_t **slot, int64_t **position)
+{
+    bool *keep = alloc_array(plan->count, sizeof *keep);
     if (keep == NULL)
         return SGK_ERR_OUT_OF_MEMORY;
-    int64_t kept;
-    sgk_status status = sgk_find_last_occurrences(plan->slot, plan->count, plan->slots, keep,
-                                                  &kept);
-    if (status == SGK_OK) {
-        if (kept == plan->count) {
-            plan->path = SGK_PATH_DISTINCT;
-            *why = "destinations distinct";
-        } else if (plan->reduction == SGK_REDUCE_NONE) {
-            status = keep_marked_pairs(plan, keep, kept);
-            plan->path = SGK_PATH_DISTINCT;
-            *why = "duplicates dropped, last update kept";
-        } else if ((flags & SGK_PLAN_WIDE_ACCUMULATE) && plan->widen_reduce != NULL) {
-            plan->path = SGK_PATH_SERIAL_WIDE;
-            *why = "duplicates, float32 accumulation requested";
+    int64_t kept = plan->count;
+    sgk_status status = SGK_OK;
+    if (plan->count > 1)
+        status = sgk_find_last_occurrences(*slot, plan->count, plan->slots, keep, &kept);
+    plan->distinct = kept;
+    if (status == SGK_OK && kept < plan->count && plan->reduction == SGK_REDUCE_NONE) {
+        int64_t *pos = alloc_array(kept, sizeof *pos);
+        if (pos == NULL) {
+            status = SGK_ERR_OUT_OF_MEMORY;
         } else {
-            plan->path = SGK_PATH_SERIAL;
-            *why = "duplicates, sequential order";
+            int64_t out = 0;
+            for (int64_t n = 0; n < plan->count; n++) {
+                if (keep[n]) {
+                    (*slot)[out] = (*slot)[n];
+                    pos[out++] = n;
+                }
+            }
+            *position = pos;
+            plan->count = kept;
         }
     }
     free(keep);
     return status;
 }
 
-static const char *path_name(sgk_path path)
+/* Stable counting sort of the pairs by destination block. */
+static sgk_status group_by_block(sgk_plan *plan, const int64_t *slot, const int64_t *position)
 {
-    switch (path) {
-    case SGK_PATH_GATHER: return "gather-rows";
-    case SGK_PATH_DISTINCT: return "distinct-parallel";
-    case SGK_PATH_SERIAL: return "serial";
-    case SGK_PATH_SERIAL_WIDE: return "serial-wide-accumulate";
+    const int64_t blocks = plan->blocks, block_slots = plan->block_slots;
+    int64_t *start = calloc((size_t)blocks + 2, sizeof *start);
+    int64_t *bslot = alloc_array(plan->count, sizeof *bslot);
+    int64_t *bpos = alloc_array(plan->count, sizeof *bpos);
+    if (start == NULL || bslot == NULL || bpos == NULL) {
+        free(start), free(bslot), free(bpos);
+        return SGK_ERR_OUT_OF_MEMORY;
     }
-    return "unknown";
+    for (int64_t n = 0; n < plan->count; n++)
+        start[slot[n] / block_slots + 2]++;
+    for (int64_t b = 2; b < blocks + 2; b++)
+        start[b] += start[b - 1];
+    /* start[b + 1] is now where block b begins: advance it while filling, so
+       that afterwards start[b] is where block b begins. */
+    for (int64_t n = 0; n < plan->count; n++) {
+        int64_t i = start[slot[n] / block_slots + 1]++;
+        bslot[i] = slot[n];
+        bpos[i] = position != NULL ? position[n] : n;
+    }
+    plan->block_start = start;
+    plan->slot = bslot;
+    plan->position = bpos;
+    return SGK_OK;
 }
 
-static void describe(sgk_plan *plan, const char *why)
+static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
 {
     const sgk_config *config = sgk_config_get();
-    /* Only the serial and distinct paths exist so far: a forced sorted or
-       atomic path falls back, and the description says so. */
-    char forced[64] = "";
+    const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
+    int64_t *position = NULL;
+    sgk_status status = drop_overwritten(plan, &slot, &position);
+    if (status != SGK_OK) {
+        free(slot);
+        free(position);
+        return status;
+    }
+    if (config->reduce_path == SGK_PATH_CHOICE_SERIAL || slice_bytes == 0) {
+        plan->block_slots = plan->slots > 0 ? plan->slots : 1;
+        if (config->reduce_path == SGK_PATH_CHOICE_SERIAL)
+            plan->threads = 1;
+    } else {
+        plan->block_slots = block_bytes() / slice_bytes;
+        if (plan->block_slots < 1)
+            plan->block_slots = 1;
+    }
+    plan->blocks = (plan->slots + plan->block_slots - 1) / plan->block_slots;
+    if ((flags & SGK_PLAN_WIDE_ACCUMULATE) == 0)
+        plan->widen_reduce = NULL;
+    plan->path = SGK_PATH_BLOCKED;
+    status = group_by_block(plan, slot, position);
+    free(slot);
+    free(position);
+    return status;
+}
+
+static void describe(sgk_plan *plan)
+{
+    const sgk_config *config = sgk_config_get();
+    char what[160];
+    if (plan->scatter)
+        snprintf(what, sizeof what,
+                 "path blocked (%lld blocks of %lld slots, updates applied in order per "
+                 "block); %lld updates to %lld distinct of %lld slots",
+                 (long long)plan->blocks, (long long)plan->block_slots,
+                 (long long)plan->count, (long long)plan->distinct, (long long)plan->slots);
+    else
+        snprintf(what, sizeof what, "path gather-rows; %lld rows from %lld slots",
+                 (long long)plan->count, (long long)plan->slots);
+    /* The blocked path serves every reduction deterministically; a forced
+       sorted or atomic path has nothing to add yet and says so. */
+    char forced[80] = "";
     if (plan->scatter && (config->reduce_path == SGK_PATH_CHOICE_SORTED ||
                           config->reduce_path == SGK_PATH_CHOICE_ATOMIC))
         snprintf(forced, sizeof forced, "; SGK_REDUCE_PATH=%s cannot serve it, fell back",
                  sgk_path_choice_name(config->reduce_path));
+    else if (plan->scatter && config->reduce_path == SGK_PATH_CHOICE_SERIAL)
+        snprintf(forced, sizeof forced, "; serial forced by SGK_REDUCE_PATH");
     snprintf(plan->description, sizeof plan->description,
-             "%s %s %s: path %s (%s); %lld pairs of %lld elements into %lld slots; "
-             "threads %d; simd %s%s",
-             plan->op, sgk_dtype_name(plan->dtype), sgk_reduction_name(plan->reduction),
-             path_name(plan->path), why, (long long)plan->count, (long long)plan->slice_len,
-             (long long)plan->slots, plan->threads, sgk_simd_target_name(), forced);
+             "%s %s %s%s: %s of %lld elements; threads %d; simd %s%s", plan->op,
+             sgk_dtype_name(plan->dtype), sgk_reduction_name(plan->reduction),
+             plan->widen_reduce != NULL ? " (float32 accumulation)" : "", what,
+             (long long)plan->slice_len, plan->threads, sgk_simd_target_name(), forced);
     if (config->verbose)
         fprintf(stderr, "sgk: %s\n", plan->description);
 }
@@ -108,9 +153,8 @@ sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out)
     if (p->count > INT64_MAX / 32)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
                         (long long)p->count);
-    const sgk_config *config = sgk_config_get();
     sgk_plan *plan = calloc(1, sizeof *plan);
-    int64_t *slot = malloc((size_t)(p->count > 0 ? p->count : 1) * sizeof *slot);
+    int64_t *slot = alloc_array(p->count, sizeof *slot);
     if (plan == NULL || slot == NULL) {
         free(plan);
         free(slot);
@@ -129,33 +173,28 @@ sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out)
         .slice_len = p->slice_len,
         .slots = p->slots,
         .count = p->count,
-        .slot = slot,
         .threads = sgk_config_threads(),
-        .parallel_min_bytes = config->parallel_min_bytes,
+        .parallel_min_bytes = sgk_config_get()->parallel_min_bytes,
         .reduce = sgk_reduce_kernel(p->dtype, p->reduction),
         .widen_reduce = sgk_widen_reduce_kernel(p->dtype, p->reduction),
     };
     sgk_status status = sgk_map_indices(p, slot, plan->threads, plan->parallel_min_bytes);
-    const char *why = "rows independent";
-    if (status == SGK_OK) {
-        if (p->scatter) {
-            status = choose_scatter_path(plan, p->flags, &why);
-            if (status != SGK_OK)
-                sgk_fail(status, p->op, "no memory to analyse %lld updates",
-                         (long long)p->count);
-        } else {
-            plan->path = SGK_PATH_GATHER;
-        }
+    if (status != SGK_OK) {
+        free(slot);
+        free(plan);
+        return status;
+    }
+    if (p->scatter) {
+        status = plan_scatter(plan, p->flags, slot);
+    } else {
+        plan->slot = slot;
+        plan->path = SGK_PATH_GATHER;
     }
     if (status != SGK_OK) {
         sgk_plan_destroy(plan);
-        return status;
+        return sgk_fail(status, p->op, "no memory to plan %lld updates", (long long)p->count);
     }
-    if (config->reduce_path == SGK_PATH_CHOICE_SERIAL && plan->path == SGK_PATH_DISTINCT) {
-        plan->threads = 1;
-        why = "SGK_REDUCE_PATH=serial";
-    }
-    describe(plan, why);
+    describe(plan);
     *out = plan;
     return SGK_OK;
 }
@@ -171,5 +210,6 @@ void sgk_plan_destroy(sgk_plan *plan)
         return;
     free(plan->slot);
     free(plan->position);
+    free(plan->block_start);
     free(plan);
 }
