@@ -646,10 +646,8 @@ static void generic_shape_cases(int op)
     RUN("negative indices dimension", &c, E);
     if (is_scatter(op)) {
         c = base(op);
-        if (op == OP_SND)
-            c.updates.shape = (const int64_t[]){-4};
-        else
-            c.updates.shape = (const int64_t[]){3, -2};
+        static const int64_t neg1[] = {-4}, neg2[] = {3, -2};
+        c.updates.shape = op == OP_SND ? neg1 : neg2;
         RUN("negative updates dimension", &c, E);
     }
 }
@@ -738,19 +736,20 @@ static void test_shape(void **state)
             snprintf(lbl, sizeof lbl, "axis %lld with r = 2", (long long)bad_axis[i]);
             RUN(lbl, &c, E);
         }
-        c = base(op); c.indices.rank = 1; c.indices.shape = (const int64_t[]){6};
+        static const int64_t s6[] = {6}, s321[] = {3, 2, 1}, s42[] = {4, 2}, s35[] = {3, 5};
+        c = base(op); c.indices.rank = 1; c.indices.shape = s6;
         c.attr = 0; c.indices.data = IDX_ZERO;
-        if (sc) { c.updates.rank = 1; c.updates.shape = (const int64_t[]){6}; }
+        if (sc) { c.updates.rank = 1; c.updates.shape = s6; }
         RUN("indices rank 1, data rank 2", &c, E);
-        c = base(op); c.indices.rank = 3; c.indices.shape = (const int64_t[]){3, 2, 1};
-        if (sc) { c.updates.rank = 3; c.updates.shape = (const int64_t[]){3, 2, 1}; }
+        c = base(op); c.indices.rank = 3; c.indices.shape = s321;
+        if (sc) { c.updates.rank = 3; c.updates.shape = s321; }
         RUN("indices rank 3, data rank 2", &c, E);
-        c = base(op); c.indices.shape = (const int64_t[]){4, 2}; c.indices.data = IDX_ZERO;
-        if (sc) c.updates.shape = (const int64_t[]){4, 2};
+        c = base(op); c.indices.shape = s42; c.indices.data = IDX_ZERO;
+        if (sc) c.updates.shape = s42;
         RUN("indices.shape[0] = 4 > data.shape[0] = 3 (axis 1)", &c, E);
-        c = base(op); c.attr = 0; c.indices.shape = (const int64_t[]){3, 5};
+        c = base(op); c.attr = 0; c.indices.shape = s35;
         c.indices.data = IDX_ZERO;
-        if (sc) c.updates.shape = (const int64_t[]){3, 5};
+        if (sc) c.updates.shape = s35;
         RUN("indices.shape[1] = 5 > data.shape[1] = 4 (axis 0)", &c, E);
         c = base(op); c.data.rank = 0; c.data.shape = NULL; c.indices.rank = 0;
         c.indices.shape = NULL; c.attr = 0; c.data_elems = 1;
@@ -787,14 +786,17 @@ static void index_case_at(const char *file, int line, int op, const int64_t *las
     int32_t idx32[8];
     size_t n = op == OP_SND || op == OP_GND ? (op == OP_SND ? 8 : 4) : 6;
     size_t row = op == OP_SND || op == OP_GND ? 2 : 1;
+    static const int64_t shape_2_1[] = {2, 1};
+    static const int64_t el_axis0[] = {0, 2, 1, -1, 2, -3}; /* valid along axis 0 (size 3) */
     memcpy(idx64, c.indices.data, n * sizeof(int64_t));
     if (op == OP_GND && attr == 1) { /* indices [2, 1] for batch_dims 1 */
-        c.indices.shape = (const int64_t[]){2, 1};
+        c.indices.shape = shape_2_1;
         idx64[0] = 2;
         idx64[1] = -3;
         n = 2;
         row = 1;
     }
+    if ((op == OP_SEL || op == OP_GEL) && attr == 0) memcpy(idx64, el_axis0, sizeof el_axis0);
     c.attr = attr;
     memcpy(idx64 + n - row, last, row * sizeof(int64_t));
     for (size_t i = 0; i < n; i++) idx32[i] = (int32_t)idx64[i];
@@ -834,8 +836,9 @@ static void many_then_bad_at(const char *file, int line, int op, int32_t idx_typ
         upd_n = n_idx * 4;
         bad = -65537;
         c.data.rank = 2; c.indices.rank = 2;
+        static const int64_t upd_shape[] = {262144, 4};
         c.updates.rank = 2;
-        c.updates.shape = (const int64_t[]){262144, 4};
+        c.updates.shape = upd_shape;
         c.out_elems = op == OP_SND ? data_n : upd_n;
         c.attr = 0;
     } else {
@@ -977,6 +980,7 @@ static void test_overflow(void **state)
         c.data.shape = (const int64_t[]){P(61), 2}; /* 2^62 elements, 2^64 bytes */
         RUN("data [2^61, 2] float32 (byte size)", &c, E);
         c.data.dtype = c.updates.dtype = SGK_COMPLEX128;
+        c.data_elems = c.out_elems = sizeof DUMMY_D / 16;
         c.data.shape = (const int64_t[]){P(30), P(30)}; /* 2^60 elements, 2^64 bytes */
         RUN("data [2^30, 2^30] complex128 (byte size)", &c, E);
         c = overflow_base(op);

@@ -612,7 +612,7 @@ static uint64_t case_seed(int op, int dtype, int red, int n, uint64_t salt)
            (uint64_t)n ^ salt;
 }
 
-#define LARGE_LIMIT ((int64_t)1 << 17)
+#define LARGE_LIMIT ((int64_t)1 << 18)
 
 static void generate_once(tcase *c, rng_t *r, int large)
 {
@@ -648,7 +648,7 @@ static void generate(tcase *c, rng_t *r, int large)
             return;
         int64_t work = c->dn + c->un + c->on;
         if (c->dn <= LARGE_LIMIT && c->in <= LARGE_LIMIT && c->un <= LARGE_LIMIT &&
-            c->on <= LARGE_LIMIT && work >= 4096)
+            c->on <= LARGE_LIMIT && work >= 16384)
             return;
         free(c->indices);
         c->indices = NULL;
