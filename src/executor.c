@@ -22,7 +22,8 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
 {
     const job *j = ctx;
     (void)worker;
-    sgk_simd_move_slices(j->out, NULL, j->data, j->plan->slot, begin, end, j->slice_bytes);
+    sgk_simd_move_slices(j->out, NULL, j->data, j->plan->slot, begin, end, j->slice_bytes,
+                         j->plan->stream_output);
 }
 
 /* fp16/bf16 under SGK_PLAN_WIDE_ACCUMULATE: the block is widened once into
@@ -38,7 +39,9 @@ static void apply_wide(const job *j, float *acc, int64_t first_slot, int64_t slo
         acc[i] = f16 ? sgk_f16_to_f32(out[i]) : sgk_bf16_to_f32(out[i]);
     for (int64_t i = begin; i < end; i++)
         p->widen_reduce(acc + (p->slot[i] - first_slot) * L,
-                        j->updates + (size_t)p->position[i] * j->slice_bytes, L);
+                        j->updates + (size_t)(p->position != NULL ? p->position[i] : i) *
+                                         j->slice_bytes,
+                        L);
     for (int64_t i = begin; i < end; i++) {
         int64_t at = (p->slot[i] - first_slot) * L;
         for (int64_t e = 0; e < L; e++)
@@ -55,20 +58,22 @@ static void scatter_blocks(void *ctx, int worker, int64_t first, int64_t last)
         int64_t s0 = b * p->block_slots;
         int64_t s1 = s0 + p->block_slots < p->slots ? s0 + p->block_slots : p->slots;
         int64_t begin = p->block_start[b], end = p->block_start[b + 1];
+        /* Stream the block unless its updates cover a good part of it: then
+           they are better applied to lines the copy just left in cache. */
         if (!j->in_place)
             sgk_simd_copy_bytes(j->out + (size_t)s0 * sb, j->data + (size_t)s0 * sb,
-                                (size_t)(s1 - s0) * sb);
+                                (size_t)(s1 - s0) * sb,
+                                p->stream_output && (end - begin) * 8 < s1 - s0);
         if (begin == end)
             continue;
         if (p->widen_reduce != NULL) {
             apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
                        s0, s1 - s0, begin, end);
-        } else if (p->reduce == NULL) {
-            sgk_simd_move_slices(j->out, p->slot, j->updates, p->position, begin, end, sb);
+        } else if (p->apply == NULL) {
+            sgk_simd_move_slices(j->out, p->slot, j->updates, p->position, begin, end, sb,
+                                 false);
         } else {
-            for (int64_t i = begin; i < end; i++)
-                p->reduce(j->out + (size_t)p->slot[i] * sb,
-                          j->updates + (size_t)p->position[i] * sb, p->slice_len);
+            p->apply(j->out, p->slot, j->updates, p->position, begin, end, p->slice_len);
         }
     }
 }

@@ -32,15 +32,19 @@ struct sgk_plan {
     int64_t count;        /* pairs kept */
     int64_t *slot;        /* count entries; scatters: grouped by block, original
                              order within each block */
-    int64_t *position;    /* scatters: the update slice of each pair */
+    int64_t *position;    /* scatters: the update slice of each pair; NULL
+                             means pair i takes update slice i */
     int64_t distinct;     /* scatters: distinct destination slots */
-    int64_t block_slots;  /* scatters */
+    int64_t block_slots;  /* scatters: a power of two, 1 << block_shift */
+    int block_shift;
     int64_t blocks;       /* scatters */
     int64_t *block_start; /* scatters: blocks + 1 offsets into slot/position */
     sgk_path path;
     int threads;
     int64_t parallel_min_bytes;
-    sgk_reduce_fn reduce;             /* NULL for `none` */
+    bool stream_output;   /* write output that is not revisited with
+                             non-temporal stores */
+    sgk_apply_fn apply;               /* NULL for `none` */
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
     char description[384];
 };

@@ -7,6 +7,7 @@
 #include "duplicates.h"
 #include "error.h"
 #include "index_map.h"
+#include "memory.h"
 #include "plan.h"
 #include "runtime_config.h"
 #include "simd/simd.h"
@@ -21,62 +22,87 @@ static int64_t block_bytes(void)
     return bytes < 32 * 1024 ? 32 * 1024 : bytes > 1024 * 1024 ? 1024 * 1024 : bytes;
 }
 
-static void *alloc_array(int64_t n, size_t size)
+/* Non-temporal stores skip reading the destination into the cache before
+   overwriting it, but leave the output outside the cache: worth it for
+   outputs well beyond what the caches keep, written in runs of at least a
+   cache line (a scatter's block copies always are). */
+static bool streams_pay(const sgk_plan *plan)
 {
-    return malloc((size_t)(n > 0 ? n : 1) * size);
+    const sgk_config *config = sgk_config_get();
+    int64_t out_bytes = plan->output_elems * (int64_t)plan->elem_size;
+    int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
+    return config->stream_min_bytes >= 0 && out_bytes >= config->stream_min_bytes &&
+           (plan->scatter || slice_bytes >= 64);
 }
 
 /* `none`: a sequential loop leaves only the last update of each slot, so the
-   earlier ones are dropped here and never moved. */
-static sgk_status drop_overwritten(sgk_plan *plan, int64_t **slot, int64_t **position)
+   earlier ones are dropped here and never moved.  Compacts slot in place and
+   records each kept pair's update position. */
+static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **position)
 {
-    bool *keep = alloc_array(plan->count, sizeof *keep);
-    if (keep == NULL)
-        return SGK_ERR_OUT_OF_MEMORY;
-    int64_t kept = plan->count;
-    sgk_status status = SGK_OK;
-    if (plan->count > 1)
-        status = sgk_find_last_occurrences(*slot, plan->count, plan->slots, keep, &kept);
-    plan->distinct = kept;
-    if (status == SGK_OK && kept < plan->count && plan->reduction == SGK_REDUCE_NONE) {
-        int64_t *pos = alloc_array(kept, sizeof *pos);
-        if (pos == NULL) {
-            status = SGK_ERR_OUT_OF_MEMORY;
-        } else {
-            int64_t out = 0;
-            for (int64_t n = 0; n < plan->count; n++) {
-                if (keep[n]) {
-                    (*slot)[out] = (*slot)[n];
-                    pos[out++] = n;
-                }
+    bool *keep = sgk_alloc_array(plan->count, sizeof *keep);
+    int64_t *pos = sgk_alloc_array(plan->distinct, sizeof *pos);
+    sgk_status status = keep != NULL && pos != NULL
+                            ? sgk_find_last_occurrences(slot, plan->count, plan->slots, keep)
+                            : SGK_ERR_OUT_OF_MEMORY;
+    if (status == SGK_OK) {
+        int64_t out = 0;
+        for (int64_t n = 0; n < plan->count; n++) {
+            if (keep[n]) {
+                slot[out] = slot[n];
+                pos[out++] = n;
             }
-            *position = pos;
-            plan->count = kept;
         }
+        plan->count = out;
+        *position = pos;
+    } else {
+        free(pos);
     }
     free(keep);
     return status;
 }
 
+/* Sets block_start to where each block's pairs begin, when the pairs already
+   come in block order (sorted indices, the Elements operators along most
+   axes); returns false otherwise. */
+static bool blocks_in_order(sgk_plan *plan, const int64_t *slot)
+{
+    for (int64_t n = 1; n < plan->count; n++)
+        if (slot[n] >> plan->block_shift < slot[n - 1] >> plan->block_shift)
+            return false;
+    int64_t *start = sgk_alloc_array(plan->blocks + 1, sizeof *start);
+    if (start == NULL)
+        return false;
+    int64_t n = 0;
+    for (int64_t b = 0; b <= plan->blocks; b++) {
+        while (n < plan->count && slot[n] >> plan->block_shift < b)
+            n++;
+        start[b] = n;
+    }
+    plan->block_start = start;
+    return true;
+}
+
 /* Stable counting sort of the pairs by destination block. */
 static sgk_status group_by_block(sgk_plan *plan, const int64_t *slot, const int64_t *position)
 {
-    const int64_t blocks = plan->blocks, block_slots = plan->block_slots;
-    int64_t *start = calloc((size_t)blocks + 2, sizeof *start);
-    int64_t *bslot = alloc_array(plan->count, sizeof *bslot);
-    int64_t *bpos = alloc_array(plan->count, sizeof *bpos);
+    const int64_t blocks = plan->blocks;
+    const int shift = plan->block_shift;
+    int64_t *start = sgk_alloc_zeroed(blocks + 2, sizeof *start);
+    int64_t *bslot = sgk_alloc_array(plan->count, sizeof *bslot);
+    int64_t *bpos = sgk_alloc_array(plan->count, sizeof *bpos);
     if (start == NULL || bslot == NULL || bpos == NULL) {
         free(start), free(bslot), free(bpos);
         return SGK_ERR_OUT_OF_MEMORY;
     }
     for (int64_t n = 0; n < plan->count; n++)
-        start[slot[n] / block_slots + 2]++;
+        start[(slot[n] >> shift) + 2]++;
     for (int64_t b = 2; b < blocks + 2; b++)
         start[b] += start[b - 1];
     /* start[b + 1] is now where block b begins: advance it while filling, so
        that afterwards start[b] is where block b begins. */
     for (int64_t n = 0; n < plan->count; n++) {
-        int64_t i = start[slot[n] / block_slots + 1]++;
+        int64_t i = start[(slot[n] >> shift) + 1]++;
         bslot[i] = slot[n];
         bpos[i] = position != NULL ? position[n] : n;
     }
@@ -86,31 +112,47 @@ static sgk_status group_by_block(sgk_plan *plan, const int64_t *slot, const int6
     return SGK_OK;
 }
 
-static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
+static void choose_blocks(sgk_plan *plan)
 {
-    const sgk_config *config = sgk_config_get();
     const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
-    int64_t *position = NULL;
-    sgk_status status = drop_overwritten(plan, &slot, &position);
-    if (status != SGK_OK) {
-        free(slot);
-        free(position);
-        return status;
-    }
-    if (config->reduce_path == SGK_PATH_CHOICE_SERIAL || slice_bytes == 0) {
-        plan->block_slots = plan->slots > 0 ? plan->slots : 1;
-        if (config->reduce_path == SGK_PATH_CHOICE_SERIAL)
-            plan->threads = 1;
+    if (sgk_config_get()->reduce_path == SGK_PATH_CHOICE_SERIAL) {
+        plan->threads = 1;
+        plan->block_slots = plan->slots;
+    } else if (slice_bytes == 0) {
+        plan->block_slots = plan->slots;
     } else {
         plan->block_slots = block_bytes() / slice_bytes;
-        if (plan->block_slots < 1)
-            plan->block_slots = 1;
+        if (plan->block_slots > plan->slots)
+            plan->block_slots = plan->slots;
     }
+    /* Rounded up to a power of two, so that finding a pair's block is a
+       shift, not a 64-bit division, in the planner's per-pair loops. */
+    plan->block_shift = 0;
+    while (plan->block_shift < 62 && INT64_C(1) << plan->block_shift < plan->block_slots)
+        plan->block_shift++;
+    plan->block_slots = INT64_C(1) << plan->block_shift;
     plan->blocks = (plan->slots + plan->block_slots - 1) / plan->block_slots;
-    if ((flags & SGK_PLAN_WIDE_ACCUMULATE) == 0)
-        plan->widen_reduce = NULL;
-    plan->path = SGK_PATH_BLOCKED;
-    status = group_by_block(plan, slot, position);
+}
+
+/* Takes ownership of slot. */
+static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
+{
+    int64_t *position = NULL;
+    sgk_status status = sgk_count_distinct(slot, plan->count, plan->slots, &plan->distinct);
+    if (status == SGK_OK && plan->reduction == SGK_REDUCE_NONE && plan->distinct < plan->count)
+        status = drop_overwritten(plan, slot, &position);
+    if (status == SGK_OK) {
+        if ((flags & SGK_PLAN_WIDE_ACCUMULATE) == 0)
+            plan->widen_reduce = NULL;
+        plan->path = SGK_PATH_BLOCKED;
+        choose_blocks(plan);
+        if (blocks_in_order(plan, slot)) {
+            plan->slot = slot;
+            plan->position = position;
+            return SGK_OK;
+        }
+        status = group_by_block(plan, slot, position);
+    }
     free(slot);
     free(position);
     return status;
@@ -154,7 +196,7 @@ sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
                         (long long)p->count);
     sgk_plan *plan = calloc(1, sizeof *plan);
-    int64_t *slot = alloc_array(p->count, sizeof *slot);
+    int64_t *slot = sgk_alloc_array(p->count, sizeof *slot);
     if (plan == NULL || slot == NULL) {
         free(plan);
         free(slot);
@@ -175,9 +217,10 @@ sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out)
         .count = p->count,
         .threads = sgk_config_threads(),
         .parallel_min_bytes = sgk_config_get()->parallel_min_bytes,
-        .reduce = sgk_reduce_kernel(p->dtype, p->reduction),
+        .apply = sgk_apply_kernel(p->dtype, p->reduction),
         .widen_reduce = sgk_widen_reduce_kernel(p->dtype, p->reduction),
     };
+    plan->stream_output = streams_pay(plan);
     sgk_status status = sgk_map_indices(p, slot, plan->threads, plan->parallel_min_bytes);
     if (status != SGK_OK) {
         free(slot);

@@ -11,15 +11,31 @@
 #define MAX_NAN(a, b) (((a) >= (b) || (a) != (a)) ? (a) : (b))
 #define MIN_NAN(a, b) (((a) <= (b) || (a) != (a)) ? (a) : (b))
 
-#define ELEMENTWISE(name, T, expr)                                         \
-    static void name(void *dst_, const void *src_, int64_t n)              \
-    {                                                                      \
-        T *dst = dst_;                                                     \
-        const T *src = src_;                                               \
-        for (int64_t i = 0; i < n; i++) {                                  \
-            T a = dst[i], b = src[i];                                      \
-            dst[i] = (expr);                                               \
-        }                                                                  \
+/* Applies pairs [begin, end): slice slot[i] of dst takes slice pos[i] (i
+   when pos is NULL) of src, element by element, in pair order.  Single
+   elements (L == 1, the Elements operators and k == rank) get their own loop
+   so that the common case is one load, one op and one store per pair. */
+#define ELEMENTWISE(name, T, expr)                                                   \
+    static void name(void *dst_, const int64_t *slot, const void *src_,               \
+                     const int64_t *pos, int64_t begin, int64_t end, int64_t L)       \
+    {                                                                                \
+        T *dst = dst_;                                                               \
+        const T *src = src_;                                                         \
+        if (L == 1) {                                                                \
+            for (int64_t i = begin; i < end; i++) {                                  \
+                T a = dst[slot[i]], b = src[pos != NULL ? pos[i] : i];               \
+                dst[slot[i]] = (expr);                                               \
+            }                                                                        \
+            return;                                                                  \
+        }                                                                            \
+        for (int64_t i = begin; i < end; i++) {                                      \
+            T *d = dst + slot[i] * L;                                                \
+            const T *s = src + (pos != NULL ? pos[i] : i) * L;                       \
+            for (int64_t e = 0; e < L; e++) {                                        \
+                T a = d[e], b = s[e];                                                \
+                d[e] = (expr);                                                       \
+            }                                                                        \
+        }                                                                            \
     }
 
 /* Integers wrap: arithmetic happens in the unsigned type of the same width,
@@ -84,32 +100,27 @@ HALF_KERNELS(bf16)
 
 /* Complex numbers are (re, im) pairs; the product is the plain formula
    (ac - bd, ad + bc), as numpy computes it. */
-#define COMPLEX_KERNELS(T)                                                 \
-    static void cadd_##T(void *dst_, const void *src_, int64_t n)          \
-    {                                                                      \
-        T *dst = dst_;                                                     \
-        const T *src = src_;                                               \
-        for (int64_t i = 0; i < 2 * n; i++)                                \
-            dst[i] = dst[i] + src[i];                                      \
-    }                                                                      \
-    static void csub_##T(void *dst_, const void *src_, int64_t n)          \
-    {                                                                      \
-        T *dst = dst_;                                                     \
-        const T *src = src_;                                               \
-        for (int64_t i = 0; i < 2 * n; i++)                                \
-            dst[i] = dst[i] - src[i];                                      \
-    }                                                                      \
-    static void cmul_##T(void *dst_, const void *src_, int64_t n)          \
-    {                                                                      \
-        T *dst = dst_;                                                     \
-        const T *src = src_;                                               \
-        for (int64_t i = 0; i < n; i++) {                                  \
-            T a = dst[2 * i], b = dst[2 * i + 1];                          \
-            T c = src[2 * i], d = src[2 * i + 1];                          \
-            dst[2 * i] = a * c - b * d;                                    \
-            dst[2 * i + 1] = a * d + b * c;                                \
-        }                                                                  \
+#define COMPLEX_KERNEL(name, T, re_expr, im_expr)                                    \
+    static void name(void *dst_, const int64_t *slot, const void *src_,               \
+                     const int64_t *pos, int64_t begin, int64_t end, int64_t L)       \
+    {                                                                                \
+        T *dst = dst_;                                                               \
+        const T *src = src_;                                                         \
+        for (int64_t i = begin; i < end; i++) {                                      \
+            T *d = dst + 2 * slot[i] * L;                                            \
+            const T *s = src + 2 * (pos != NULL ? pos[i] : i) * L;                   \
+            for (int64_t e = 0; e < 2 * L; e += 2) {                                 \
+                T a = d[e], b = d[e + 1], c = s[e], dd = s[e + 1];                   \
+                d[e] = (re_expr);                                                    \
+                d[e + 1] = (im_expr);                                                \
+            }                                                                        \
+        }                                                                            \
     }
+
+#define COMPLEX_KERNELS(T)                                                 \
+    COMPLEX_KERNEL(cadd_##T, T, a + c, b + dd)                             \
+    COMPLEX_KERNEL(csub_##T, T, a - c, b - dd)                             \
+    COMPLEX_KERNEL(cmul_##T, T, a * c - b * dd, a * dd + b * c)
 
 COMPLEX_KERNELS(float)
 COMPLEX_KERNELS(double)
@@ -121,7 +132,7 @@ ELEMENTWISE(and_bool, uint8_t, (uint8_t)((a != 0) & (b != 0)))
 
 #define ROW(T) {NULL, add_##T, sub_##T, mul_##T, max_##T, min_##T}
 
-static const sgk_reduce_fn kernels[SGK_STRING + 1][SGK_REDUCE_MIN + 1] = {
+static const sgk_apply_fn kernels[SGK_STRING + 1][SGK_REDUCE_MIN + 1] = {
     [SGK_BOOL] = {NULL, or_bool, xor_bool, and_bool, or_bool, and_bool},
     [SGK_INT8] = ROW(int8_t),       [SGK_UINT8] = ROW(uint8_t),
     [SGK_INT16] = ROW(int16_t),     [SGK_UINT16] = ROW(uint16_t),
@@ -134,7 +145,7 @@ static const sgk_reduce_fn kernels[SGK_STRING + 1][SGK_REDUCE_MIN + 1] = {
     [SGK_STRING] = {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-sgk_reduce_fn sgk_reduce_kernel(sgk_dtype dtype, sgk_reduction reduction)
+sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction)
 {
     if ((int)dtype < 0 || dtype > SGK_STRING || (int)reduction < 0 ||
         reduction > SGK_REDUCE_MIN)

@@ -1,4 +1,4 @@
-/* Element-wise reductions dst[i] = f(dst[i], src[i]) for every defined
+/* Reductions out = f(out, update) for every defined
    (dtype, reduction) cell of DESIGN.md §2, in the exact arithmetic the
    sequential definition prescribes. */
 #ifndef SGK_REDUCE_H
@@ -8,10 +8,13 @@
 
 #include "sgk.h"
 
-typedef void (*sgk_reduce_fn)(void *dst, const void *src, int64_t n);
+/* Applies pairs [begin, end) in order: for each i, slice slot[i] of dst (of
+   L elements) = f(that slice, slice pos[i] of src), pos NULL meaning i. */
+typedef void (*sgk_apply_fn)(void *dst, const int64_t *slot, const void *src,
+                             const int64_t *pos, int64_t begin, int64_t end, int64_t L);
 
 /* NULL for NONE (a copy) and for unsupported cells. */
-sgk_reduce_fn sgk_reduce_kernel(sgk_dtype dtype, sgk_reduction reduction);
+sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction);
 
 /* fp16/bf16 add/sub/mul with a float32 accumulator: acc[i] = f(acc[i], src[i])
    with src widened; the caller rounds acc once. NULL for other cells. */

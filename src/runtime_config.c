@@ -58,6 +58,15 @@ static int64_t default_parallel_min_bytes(const sgk_topology *topo)
     return topo->l2_bytes > 0 ? topo->l2_bytes : 256 * 1024;
 }
 
+static int64_t default_stream_min_bytes(const sgk_topology *topo)
+{
+    /* An output twice the size of the cores' private caches cannot stay near
+       the cores anyway; measured on the 2-core development VM, streaming
+       pays from there on even while the output would fit its large L3. */
+    int64_t l2 = topo->l2_bytes > 0 ? topo->l2_bytes : 1024 * 1024;
+    return 2 * l2 * topo->physical_cores;
+}
+
 static void load_config(void)
 {
     const sgk_topology *topo = sgk_topology_get();
@@ -110,6 +119,14 @@ static void load_config(void)
             config.parallel_min_from_env = true;
         }
         note("SGK_PARALLEL_MIN_BYTES", v, ok);
+    }
+
+    config.stream_min_bytes = default_stream_min_bytes(topo);
+    if ((v = read_env("SGK_STREAM_MIN_BYTES")) != NULL) {
+        bool ok = parse_int(v, -1, INT64_MAX, &n);
+        if (ok)
+            config.stream_min_bytes = n;
+        note("SGK_STREAM_MIN_BYTES", v, ok);
     }
 
     if ((v = read_env("SGK_VERBOSE")) != NULL) {
@@ -165,13 +182,13 @@ const char *sgk_runtime_describe(void)
     snprintf(text, sizeof text,
              "sgk %s; simd %s%s; threads %d (default %d, physical cores %d, logical %d); "
              "numa nodes %d; caches L1d %lld KiB, L2 %lld KiB, L3 %lld KiB%s; "
-             "parallel above %lld bytes; deterministic %s; reduce path %s; "
+             "parallel above %lld bytes; streaming stores from %lld bytes; deterministic %s; reduce path %s; "
              "env overrides: %s; ignored: %s",
              PACKAGE_VERSION, sgk_simd_target_name(), c->simd_scalar ? " (forced)" : "",
              sgk_config_threads(), c->default_threads, t->physical_cores, t->logical_cpus,
              t->numa_nodes, (long long)(t->l1d_bytes >> 10), (long long)(t->l2_bytes >> 10),
              (long long)(t->l3_bytes >> 10), t->from_hwloc ? "" : " (hwloc unavailable)",
-             (long long)c->parallel_min_bytes, c->deterministic ? "yes" : "no",
+             (long long)c->parallel_min_bytes, (long long)c->stream_min_bytes, c->deterministic ? "yes" : "no",
              sgk_path_choice_name(c->reduce_path), c->overrides[0] ? c->overrides : "none",
              c->ignored[0] ? c->ignored : "none");
     return text;

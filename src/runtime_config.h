@@ -20,6 +20,9 @@ typedef struct {
     bool simd_scalar;           /* SGK_SIMD=scalar */
     int64_t parallel_min_bytes; /* SGK_PARALLEL_MIN_BYTES or from caches */
     bool parallel_min_from_env;
+    int64_t stream_min_bytes;   /* SGK_STREAM_MIN_BYTES: outputs at least this
+                                   large are written with non-temporal stores;
+                                   -1 never */
     bool verbose;               /* SGK_VERBOSE */
     char overrides[256];        /* the SGK_* variables that took effect */
     char ignored[256];          /* the bad values that were ignored */

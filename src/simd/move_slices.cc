@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -39,8 +40,40 @@ HWY_INLINE void CopyRun(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT s
   if (i < bytes) hn::StoreU(hn::LoadU(d, src + bytes - N), d, dst + bytes - N);
 }
 
-void CopyBytes(void* dst, const void* src, size_t bytes) {
-  CopyRun(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), bytes);
+// As CopyRun, with non-temporal stores for the aligned body: for output that
+// is not read again soon, this skips reading the destination lines into the
+// cache before overwriting them (a third of a plain copy's traffic).  The
+// caller ends the run of streamed stores with FlushStream.
+HWY_INLINE void StreamRun(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
+                          size_t bytes) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t N = hn::Lanes(d);
+  const size_t misalign = reinterpret_cast<uintptr_t>(dst) % N;
+  const size_t head = misalign ? N - misalign : 0;
+  if (bytes < head + 4 * N) {
+    CopyRun(dst, src, bytes);
+    return;
+  }
+  CopyRun(dst, src, head);
+  size_t i = head;
+  for (; i + 2 * N <= bytes; i += 2 * N) {
+    const auto v0 = hn::LoadU(d, src + i);
+    const auto v1 = hn::LoadU(d, src + i + N);
+    hn::Stream(v0, d, dst + i);
+    hn::Stream(v1, d, dst + i + N);
+  }
+  CopyRun(dst + i, src + i, bytes - i);
+}
+
+void CopyBytes(void* dst, const void* src, size_t bytes, bool stream) {
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* s = static_cast<const uint8_t*>(src);
+  if (stream) {
+    StreamRun(d, s, bytes);
+    hwy::FlushStream();
+  } else {
+    CopyRun(d, s, bytes);
+  }
 }
 
 // Element-sized slices are single loads and stores: a fixed-size memcpy
@@ -57,7 +90,8 @@ HWY_INLINE void MoveFixed(uint8_t* dst, const int64_t* dst_slots, const uint8_t*
 }
 
 void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
-                const int64_t* src_slots, int64_t begin, int64_t end, size_t slice_bytes) {
+                const int64_t* src_slots, int64_t begin, int64_t end, size_t slice_bytes,
+                bool stream) {
   uint8_t* dst = static_cast<uint8_t*>(dst_v);
   const uint8_t* src = static_cast<const uint8_t*>(src_v);
   switch (slice_bytes) {
@@ -71,9 +105,14 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
   for (int64_t n = begin; n < end; n++) {
     const int64_t to = dst_slots ? dst_slots[n] : n;
     const int64_t from = src_slots ? src_slots[n] : n;
-    CopyRun(dst + static_cast<size_t>(to) * slice_bytes,
-            src + static_cast<size_t>(from) * slice_bytes, slice_bytes);
+    uint8_t* d = dst + static_cast<size_t>(to) * slice_bytes;
+    const uint8_t* s = src + static_cast<size_t>(from) * slice_bytes;
+    if (stream)
+      StreamRun(d, s, slice_bytes);
+    else
+      CopyRun(d, s, slice_bytes);
   }
+  if (stream) hwy::FlushStream();
 }
 
 }  // namespace HWY_NAMESPACE
@@ -90,14 +129,14 @@ HWY_EXPORT(MoveSlices);
 
 // C linkage, declared at global scope in simd.h; defined here so that the
 // dispatch tables above are in scope.
-extern "C" void sgk_simd_copy_bytes(void* dst, const void* src, size_t bytes) {
-  SGK_DISPATCH(CopyBytes)(dst, src, bytes);
+extern "C" void sgk_simd_copy_bytes(void* dst, const void* src, size_t bytes, bool stream) {
+  SGK_DISPATCH(CopyBytes)(dst, src, bytes, stream);
 }
 
 extern "C" void sgk_simd_move_slices(void* dst, const int64_t* dst_slots, const void* src,
                                      const int64_t* src_slots, int64_t begin, int64_t end,
-                                     size_t slice_bytes) {
-  SGK_DISPATCH(MoveSlices)(dst, dst_slots, src, src_slots, begin, end, slice_bytes);
+                                     size_t slice_bytes, bool stream) {
+  SGK_DISPATCH(MoveSlices)(dst, dst_slots, src, src_slots, begin, end, slice_bytes, stream);
 }
 }  // namespace sgk
 #endif  // HWY_ONCE

@@ -1,0 +1,467 @@
+/* sgk-bench: options, the copy-bandwidth yardstick and the timing loop.
+   See bench.h for what the figures mean. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sgk.h"
+
+#include "bench.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* Calls shorter than this are batched so that one repetition lasts about
+   BATCH_TARGET_MS: the clock's resolution and the call of clock_gettime
+   itself stay below a percent of what is measured. */
+#define BATCH_BELOW_MS 1.0
+#define BATCH_TARGET_MS 5.0
+#define BATCH_MAX_CALLS (1L << 22)
+
+double bench_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void *bench_alloc(size_t bytes)
+{
+    size_t rounded = (bytes + 63) / 64 * 64;
+    void *p = aligned_alloc(64, rounded > 0 ? rounded : 64);
+    if (p == NULL) {
+        fprintf(stderr, "sgk-bench: out of memory allocating %.1f MiB\n",
+                (double)bytes / MIB);
+        exit(2);
+    }
+    /* Fault the pages in now, outside every timed region. */
+    memset(p, 0x5a, rounded > 0 ? rounded : 64);
+    return p;
+}
+
+void bench_fail(bench_run *run, const char *workload, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "\nsgk-bench: FAILED %s: ", workload);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    run->failures++;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Wall time of `calls` back-to-back calls, or a negative value when one
+   fails. */
+static double time_calls(const bench_case *c, long calls, int *status)
+{
+    double t0 = bench_now_ms();
+    for (long i = 0; i < calls; i++) {
+        *status = c->op(c->ctx);
+        if (*status != 0)
+            return -1.0;
+    }
+    return bench_now_ms() - t0;
+}
+
+static bench_result *append_result(bench_run *run)
+{
+    if (run->count == run->capacity) {
+        size_t capacity = run->capacity ? 2 * run->capacity : 64;
+        bench_result *grown = realloc(run->results, capacity * sizeof *grown);
+        if (grown == NULL) {
+            fprintf(stderr, "sgk-bench: out of memory for results\n");
+            exit(2);
+        }
+        run->results = grown;
+        run->capacity = capacity;
+    }
+    bench_result *r = &run->results[run->count++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+bench_result *bench_measure(bench_run *run, const bench_case *c)
+{
+    int status = c->op(c->ctx);
+    if (status != 0) {
+        bench_fail(run, c->workload, "%s: %s: %s", c->variant,
+                   sgk_status_name((sgk_status)status), sgk_last_error());
+        return NULL;
+    }
+    if (c->check != NULL) {
+        char why[256] = "";
+        if (c->check(c->ctx, why, sizeof why) != 0) {
+            bench_fail(run, c->workload, "%s: wrong result: %s", c->variant, why);
+            return NULL;
+        }
+    }
+
+    /* Calibrate the batch; this doubles as further warm-up. */
+    long calls = 1;
+    double t = time_calls(c, calls, &status);
+    while (t >= 0.0 && t < BATCH_BELOW_MS && calls < BATCH_MAX_CALLS) {
+        calls *= 2;
+        t = time_calls(c, calls, &status);
+    }
+    if (t >= 0.0 && calls > 1 && t < BATCH_TARGET_MS) {
+        double grown = (double)calls * BATCH_TARGET_MS / (t > 1e-6 ? t : 1e-6);
+        calls = grown < (double)BATCH_MAX_CALLS ? (long)grown : BATCH_MAX_CALLS;
+    }
+
+    double *per_call = malloc((size_t)run->opt.reps * sizeof *per_call);
+    if (per_call == NULL) {
+        fprintf(stderr, "sgk-bench: out of memory\n");
+        exit(2);
+    }
+    for (int r = 0; r < run->opt.reps && t >= 0.0; r++) {
+        t = time_calls(c, calls, &status);
+        per_call[r] = t / (double)calls;
+    }
+    if (t < 0.0) {
+        bench_fail(run, c->workload, "%s: %s: %s", c->variant,
+                   sgk_status_name((sgk_status)status), sgk_last_error());
+        free(per_call);
+        return NULL;
+    }
+    qsort(per_call, (size_t)run->opt.reps, sizeof *per_call, compare_doubles);
+
+    bench_result *res = append_result(run);
+    snprintf(res->workload, sizeof res->workload, "%s", c->workload);
+    snprintf(res->variant, sizeof res->variant, "%s", c->variant);
+    snprintf(res->plan, sizeof res->plan, "%s", c->plan != NULL ? c->plan : "");
+    int n = run->opt.reps;
+    res->median_ms = n % 2 ? per_call[n / 2] : 0.5 * (per_call[n / 2 - 1] + per_call[n / 2]);
+    res->min_ms = per_call[0];
+    res->max_ms = per_call[n - 1];
+    res->calls_per_rep = calls;
+    res->traffic_bytes = c->traffic_bytes;
+    res->gbps = res->median_ms > 0.0 ? c->traffic_bytes / (res->median_ms * 1e6) : 0.0;
+    free(per_call);
+    return res;
+}
+
+/* ---- copy bandwidth ---------------------------------------------------- */
+
+typedef struct {
+    unsigned char *dst;
+    const unsigned char *src;
+    size_t bytes;
+} copy_chunk;
+
+static void *copy_worker(void *arg)
+{
+    copy_chunk *c = arg;
+    memcpy(c->dst, c->src, c->bytes);
+    return NULL;
+}
+
+/* One parallel memcpy of src to dst by `threads` plain threads, each its
+   own page-aligned chunk; returns milliseconds. */
+static double parallel_copy(unsigned char *dst, const unsigned char *src, size_t bytes,
+                            int threads)
+{
+    pthread_t tid[threads];
+    copy_chunk chunk[threads];
+    size_t pages = bytes / 4096;
+    for (int t = 0; t < threads; t++) {
+        size_t begin = pages * (size_t)t / (size_t)threads * 4096;
+        size_t end = t + 1 == threads ? bytes : pages * (size_t)(t + 1) / (size_t)threads * 4096;
+        chunk[t] = (copy_chunk){dst + begin, src + begin, end - begin};
+    }
+    double t0 = bench_now_ms();
+    bool started[threads];
+    for (int t = 1; t < threads; t++) {
+        started[t] = pthread_create(&tid[t], NULL, copy_worker, &chunk[t]) == 0;
+        if (!started[t])
+            copy_worker(&chunk[t]); /* no thread to spare: copy it here */
+    }
+    copy_worker(&chunk[0]);
+    for (int t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+    return bench_now_ms() - t0;
+}
+
+/* An integer that follows `key` in the runtime description, or fallback. */
+static long long runtime_number(const char *runtime, const char *key, long long fallback)
+{
+    const char *at = strstr(runtime, key);
+    long long v;
+    if (at != NULL && sscanf(at + strlen(key), "%lld", &v) == 1)
+        return v;
+    return fallback;
+}
+
+/* The machine's copy bandwidth: a buffer several times the last-level cache
+   (at least 256 MiB) copied into another by the workloads' thread count;
+   the median over the repetitions, read plus written bytes. */
+static double measure_copy_bandwidth(bench_run *run)
+{
+    long long l3 = runtime_number(run->runtime, "L3 ", 0) * 1024;
+    size_t bytes = 256u << 20;
+    if (l3 > 0 && (size_t)(4 * l3) > bytes)
+        bytes = (size_t)(4 * l3 + (1 << 20) - 1) / (1 << 20) * (1 << 20);
+    if (bytes > (size_t)1 << 30)
+        bytes = (size_t)1 << 30;
+    /* bench_alloc writes every page of the source, so the copy reads real
+       memory, not the shared zero page. */
+    unsigned char *src = bench_alloc(bytes), *dst = bench_alloc(bytes);
+    parallel_copy(dst, src, bytes, run->threads); /* warm-up */
+    double *ms = malloc((size_t)run->opt.reps * sizeof *ms);
+    if (ms == NULL)
+        exit(2);
+    for (int r = 0; r < run->opt.reps; r++)
+        ms[r] = parallel_copy(dst, src, bytes, run->threads);
+    qsort(ms, (size_t)run->opt.reps, sizeof *ms, compare_doubles);
+    int n = run->opt.reps;
+    double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+    run->copy_buffer_mib = (double)bytes / MIB;
+    free(ms);
+    free(src);
+    free(dst);
+    return 2.0 * (double)bytes / (median * 1e6);
+}
+
+static double timed_copy_bandwidth(bench_run *run, const char *when)
+{
+    fprintf(stderr, "[copy %s] threads %d ...", when, run->threads);
+    double t0 = bench_now_ms();
+    double gbps = measure_copy_bandwidth(run);
+    fprintf(stderr, " %.2f GB/s, %.1f s\n", gbps, (bench_now_ms() - t0) / 1e3);
+    return gbps;
+}
+
+/* ---- machine ----------------------------------------------------------- */
+
+static void describe_machine(bench_run *run)
+{
+    char cpu[128] = "unknown cpu";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f != NULL) {
+        char line[256];
+        while (fgets(line, sizeof line, f) != NULL) {
+            const char *colon = strchr(line, ':');
+            if (strncmp(line, "model name", 10) == 0 && colon != NULL) {
+                snprintf(cpu, sizeof cpu, "%s", colon + 2);
+                cpu[strcspn(cpu, "\n")] = '\0';
+                break;
+            }
+        }
+        fclose(f);
+    }
+    struct utsname u;
+    char os[160] = "unknown os";
+    if (uname(&u) == 0)
+        snprintf(os, sizeof os, "%.30s %.60s %.30s", u.sysname, u.release, u.machine);
+    snprintf(run->machine, sizeof run->machine, "%.120s; %ld logical cpus; %.100s", cpu,
+             sysconf(_SC_NPROCESSORS_ONLN), os);
+}
+
+/* The 1-minute load average, or -1 where /proc/loadavg is unreadable. */
+static double load_average(void)
+{
+    double load = -1.0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f != NULL) {
+        if (fscanf(f, "%lf", &load) != 1)
+            load = -1.0;
+        fclose(f);
+    }
+    return load;
+}
+
+/* ---- options ----------------------------------------------------------- */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: sgk-bench [options]\n"
+            "  --workloads a,b,c  run only these workloads (see --list)\n"
+            "  --threads N        worker threads (sgk_set_num_threads; 0 = default)\n"
+            "  --reps N           timed repetitions per variant (default 11, quick 5)\n"
+            "  --scale F          multiply the workload sizes by F (default 1)\n"
+            "  --quick            --scale 0.25 --reps 5 unless given explicitly\n"
+            "  --mode plan|oneshot  time sgk_execute of a plan made beforehand (default)\n"
+            "                     or the whole one-shot call\n"
+            "  --json FILE        also write the results as JSON\n"
+            "  --list             list the workloads and exit\n"
+            "  --help             this text\n"
+            "Times are medians; GB/s is the workload's minimal traffic over the median;\n"
+            "of_copy divides that by the copy bandwidth measured at the start of the run.\n");
+}
+
+static int parse_number(const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Returns -1 on a bad command line, 1 when the program should stop with
+   success (--help, --list), 0 to run. */
+static int parse_options(int argc, char **argv, bench_options *opt)
+{
+    int reps_given = 0, scale_given = 0;
+    *opt = (bench_options){.scale = 1.0, .reps = 11, .mode = BENCH_MODE_PLAN};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double x;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 1;
+        } else if (strcmp(a, "--list") == 0) {
+            for (size_t w = 0; w < bench_workload_count; w++)
+                printf("%-22s %s\n", bench_workloads[w].name, bench_workloads[w].summary);
+            return 1;
+        } else if (strcmp(a, "--quick") == 0) {
+            opt->quick = true;
+        } else if (v == NULL) {
+            fprintf(stderr, "sgk-bench: unknown option or missing value: %s\n", a);
+            return -1;
+        } else if (strcmp(a, "--workloads") == 0) {
+            opt->selection = v, i++;
+        } else if (strcmp(a, "--json") == 0) {
+            opt->json_path = v, i++;
+        } else if (strcmp(a, "--mode") == 0) {
+            if (strcmp(v, "plan") == 0)
+                opt->mode = BENCH_MODE_PLAN;
+            else if (strcmp(v, "oneshot") == 0)
+                opt->mode = BENCH_MODE_ONESHOT;
+            else {
+                fprintf(stderr, "sgk-bench: --mode takes plan or oneshot, not %s\n", v);
+                return -1;
+            }
+            i++;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (parse_number(v, 0, 1024, &x) != 0 || x != (int)x) {
+                fprintf(stderr, "sgk-bench: --threads takes an integer in [0, 1024]\n");
+                return -1;
+            }
+            opt->threads = (int)x, i++;
+        } else if (strcmp(a, "--reps") == 0) {
+            if (parse_number(v, 1, 100000, &x) != 0 || x != (int)x) {
+                fprintf(stderr, "sgk-bench: --reps takes an integer >= 1\n");
+                return -1;
+            }
+            opt->reps = (int)x, reps_given = 1, i++;
+        } else if (strcmp(a, "--scale") == 0) {
+            if (parse_number(v, 1e-4, 4.0, &x) != 0) {
+                fprintf(stderr, "sgk-bench: --scale takes a factor in [0.0001, 4]\n");
+                return -1;
+            }
+            opt->scale = x, scale_given = 1, i++;
+        } else {
+            fprintf(stderr, "sgk-bench: unknown option %s (try --help)\n", a);
+            return -1;
+        }
+    }
+    if (opt->quick) {
+        if (!reps_given)
+            opt->reps = 5;
+        if (!scale_given)
+            opt->scale = 0.25;
+    }
+    return 0;
+}
+
+/* Marks the selected workloads; -1 names an unknown one. */
+static int select_workloads(const char *selection, bool *selected)
+{
+    for (size_t w = 0; w < bench_workload_count; w++)
+        selected[w] = selection == NULL;
+    if (selection == NULL)
+        return 0;
+    const char *p = selection;
+    while (*p != '\0') {
+        size_t len = strcspn(p, ",");
+        bool found = false;
+        for (size_t w = 0; w < bench_workload_count; w++) {
+            if (strlen(bench_workloads[w].name) == len &&
+                strncmp(bench_workloads[w].name, p, len) == 0) {
+                selected[w] = found = true;
+            }
+        }
+        if (!found && len > 0) {
+            fprintf(stderr, "sgk-bench: unknown workload '%.*s' (see --list)\n", (int)len, p);
+            return -1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bench_run run = {0};
+    int parsed = parse_options(argc, argv, &run.opt);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
+    bool selected[bench_workload_count];
+    if (select_workloads(run.opt.selection, selected) != 0)
+        return 2;
+
+    if (sgk_set_num_threads(run.opt.threads) != SGK_OK) {
+        fprintf(stderr, "sgk-bench: %s\n", sgk_last_error());
+        return 2;
+    }
+    run.runtime = sgk_runtime_describe();
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    run.threads = (int)runtime_number(run.runtime, "; threads ", online > 0 ? online : 1);
+    if (run.threads < 1)
+        run.threads = 1;
+    describe_machine(&run);
+    run.load_start = load_average();
+
+    run.copy_gbps_start = timed_copy_bandwidth(&run, "start");
+
+    size_t total = 0, done = 0;
+    for (size_t w = 0; w < bench_workload_count; w++)
+        total += selected[w];
+    for (size_t w = 0; w < bench_workload_count; w++) {
+        if (!selected[w])
+            continue;
+        fprintf(stderr, "[%zu/%zu] %s ...", ++done, total, bench_workloads[w].name);
+        int failures_before = run.failures;
+        double t0 = bench_now_ms();
+        bench_workloads[w].run(&run);
+        fprintf(stderr, " %s %.1f s\n", run.failures > failures_before ? "FAILED" : "done",
+                (bench_now_ms() - t0) / 1e3);
+    }
+
+    run.copy_gbps_end = timed_copy_bandwidth(&run, "end");
+    run.copy_gbps = run.copy_gbps_start > run.copy_gbps_end ? run.copy_gbps_start
+                                                            : run.copy_gbps_end;
+    for (size_t i = 0; i < run.count; i++)
+        run.results[i].of_copy = run.results[i].gbps / run.copy_gbps;
+    run.load_end = load_average();
+    bench_report_table(stdout, &run);
+    if (run.opt.json_path != NULL && bench_report_json(run.opt.json_path, &run) != 0) {
+        fprintf(stderr, "sgk-bench: cannot write %s: %s\n", run.opt.json_path,
+                strerror(errno));
+        run.failures++;
+    }
+    free(run.results);
+    if (run.failures > 0)
+        fprintf(stderr, "sgk-bench: %d failure(s)\n", run.failures);
+    return run.failures > 0 ? 1 : 0;
+}

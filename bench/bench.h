@@ -1,0 +1,105 @@
+/* sgk-bench: the benchmark harness of DESIGN.md §6.  Every figure is a ratio
+   taken in one run: a workload's minimal traffic over its median time, set
+   against this machine's copy bandwidth measured by the same process with
+   the same number of threads.  Only the public API (sgk.h) is used.
+
+   bench.c      options, copy bandwidth, the timing loop
+   workloads.c  the workload suite, its traffic formulas and result checks
+   report.c     the table on stdout and the JSON file */
+#ifndef SGK_BENCH_H
+#define SGK_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum {
+    BENCH_MODE_PLAN,    /* plan once outside the timing, time sgk_execute */
+    BENCH_MODE_ONESHOT  /* time the whole one-shot call */
+} bench_mode;
+
+typedef struct {
+    double scale;           /* size factor applied to each workload's shapes */
+    int reps;               /* timed repetitions per variant */
+    int threads;            /* sgk_set_num_threads; 0 = the library's default */
+    bench_mode mode;
+    bool quick;
+    const char *json_path;  /* NULL: no JSON */
+    const char *selection;  /* comma-separated workload names; NULL: all */
+} bench_options;
+
+typedef struct {
+    char workload[32];
+    char variant[48];
+    /* Per call.  Each repetition times calls_per_rep back-to-back calls
+       (more than one only for calls far shorter than a millisecond). */
+    double median_ms, min_ms, max_ms;
+    long calls_per_rep;
+    double traffic_bytes;   /* the workload's minimal traffic per call */
+    double gbps;            /* traffic_bytes / median */
+    double of_copy;         /* gbps / copy bandwidth */
+    char plan[320];         /* sgk_plan_describe, "" for plain C loops */
+    char note[96];          /* ratios against sibling variants */
+} bench_result;
+
+typedef struct {
+    bench_options opt;
+    char machine[256];
+    const char *runtime;    /* sgk_runtime_describe() */
+    int threads;            /* the library's worker count, used for the copy too */
+    /* Read + written bytes per second / 1e9, measured before the workloads
+       and again after them; copy_gbps, the yardstick of of_copy, is the
+       higher of the two (what the machine attained in this run). */
+    double copy_gbps, copy_gbps_start, copy_gbps_end;
+    double copy_buffer_mib;
+    /* 1-minute load average before and after: other processes on the
+       machine take bandwidth and cores from every figure. */
+    double load_start, load_end;
+    bench_result *results;
+    size_t count, capacity;
+    int failures;           /* wrong results and failed calls */
+} bench_run;
+
+/* One variant to time.  op performs one call and returns 0 on success;
+   check, when not NULL, inspects the result of the first call and returns 0
+   when it is right, else writes why into the buffer. */
+typedef struct {
+    const char *workload;
+    const char *variant;
+    double traffic_bytes;
+    const char *plan;
+    int (*op)(void *ctx);
+    int (*check)(void *ctx, char *why, size_t why_size);
+    void *ctx;
+} bench_case;
+
+/* Warm-up, check, then opt.reps timed repetitions.  Returns the stored
+   result, or NULL (and counts a failure) when the call fails or the check
+   rejects its result: no time is ever reported for a wrong answer. */
+bench_result *bench_measure(bench_run *run, const bench_case *c);
+
+/* Counts a failure and prints it on stderr. */
+void bench_fail(bench_run *run, const char *workload, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* 64-byte aligned, pages touched; exits on failure (the harness cannot
+   report anything meaningful without its buffers). */
+void *bench_alloc(size_t bytes);
+double bench_now_ms(void);
+
+/* The suite (workloads.c). */
+typedef struct {
+    const char *name;
+    const char *summary;
+    void (*run)(bench_run *run);
+} bench_workload;
+
+extern const bench_workload bench_workloads[];
+extern const size_t bench_workload_count;
+
+/* Output (report.c). */
+void bench_report_table(FILE *out, const bench_run *run);
+int bench_report_json(const char *path, const bench_run *run);
+
+#endif
