@@ -64,14 +64,14 @@ sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan)
 {
     if (plan == NULL)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, p->op, "plan pointer is NULL");
-    return sgk_plan_build(p, plan);
+    return sgk_plan_build(p, true, plan);
 }
 
 sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *updates,
                         void *output)
 {
     sgk_plan *plan;
-    sgk_status status = sgk_plan_build(p, &plan);
+    sgk_status status = sgk_plan_build(p, false, &plan);
     if (status != SGK_OK)
         return status;
     status = sgk_execute_for(p->op, plan, data, updates, output);

@@ -50,9 +50,10 @@ struct sgk_plan {
 };
 
 /* Builds a plan for p: maps and validates every index, analyses duplicates,
-   groups the updates by destination block, chooses threads.  On failure *out
-   is left untouched. */
-sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out);
+   groups the updates by destination block, chooses threads.  for_caller:
+   the plan goes to the caller (and gets its description); one-shot calls
+   pass false.  On failure *out is left untouched. */
+sgk_status sgk_plan_build(const sgk_problem *p, bool for_caller, sgk_plan **out);
 
 /* sgk_execute with `caller` naming the failing call in messages (the
    operator's name for one-shot calls). */

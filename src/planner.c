@@ -189,7 +189,7 @@ static void describe(sgk_plan *plan)
         fprintf(stderr, "sgk: %s\n", plan->description);
 }
 
-sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out)
+sgk_status sgk_plan_build(const sgk_problem *p, bool for_caller, sgk_plan **out)
 {
     /* Planning scratch takes up to 32 bytes per pair. */
     if (p->count > INT64_MAX / 32)
@@ -237,7 +237,10 @@ sgk_status sgk_plan_build(const sgk_problem *p, sgk_plan **out)
         sgk_plan_destroy(plan);
         return sgk_fail(status, p->op, "no memory to plan %lld updates", (long long)p->count);
     }
-    describe(plan);
+    /* The description costs more than a tiny problem's whole execution:
+       only plans a caller can ask about, or that are logged, get one. */
+    if (for_caller || sgk_config_get()->verbose)
+        describe(plan);
     *out = plan;
     return SGK_OK;
 }
