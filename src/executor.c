@@ -23,7 +23,7 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
     const job *j = ctx;
     (void)worker;
     sgk_simd_move_slices(j->out, NULL, j->data, j->plan->slot, begin, end, j->slice_bytes,
-                         j->plan->stream_output);
+                         j->slice_bytes, j->plan->stream_output);
 }
 
 /* fp16/bf16 under SGK_PLAN_WIDE_ACCUMULATE: the block is widened once into
@@ -49,32 +49,62 @@ static void apply_wide(const job *j, float *acc, int64_t first_slot, int64_t slo
     }
 }
 
-static void scatter_blocks(void *ctx, int worker, int64_t first, int64_t last)
+/* Blocks [first, last), restricted to elements [c0, c1) of every slice:
+   each block is copied (unless in place), then takes its updates in order. */
+static void scatter_range(const job *j, int worker, int64_t first, int64_t last, int64_t c0,
+                          int64_t c1)
 {
-    const job *j = ctx;
     const sgk_plan *p = j->plan;
-    const size_t sb = j->slice_bytes;
+    const size_t sb = j->slice_bytes, es = p->elem_size;
+    const size_t col = (size_t)c0 * es, width = (size_t)(c1 - c0) * es;
+    const bool whole = width == sb;
     for (int64_t b = first; b < last; b++) {
         int64_t s0 = b * p->block_slots;
         int64_t s1 = s0 + p->block_slots < p->slots ? s0 + p->block_slots : p->slots;
         int64_t begin = p->block_start[b], end = p->block_start[b + 1];
         /* Stream the block unless its updates cover a good part of it: then
            they are better applied to lines the copy just left in cache. */
-        if (!j->in_place)
+        bool stream = p->stream_output && (end - begin) * 8 < s1 - s0;
+        if (!j->in_place && whole)
             sgk_simd_copy_bytes(j->out + (size_t)s0 * sb, j->data + (size_t)s0 * sb,
-                                (size_t)(s1 - s0) * sb,
-                                p->stream_output && (end - begin) * 8 < s1 - s0);
+                                (size_t)(s1 - s0) * sb, stream);
+        else if (!j->in_place)
+            sgk_simd_move_slices(j->out + col, NULL, j->data + col, NULL, s0, s1, width, sb,
+                                 stream);
         if (begin == end)
             continue;
-        if (p->widen_reduce != NULL) {
-            apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
-                       s0, s1 - s0, begin, end);
-        } else if (p->apply == NULL) {
-            sgk_simd_move_slices(j->out, p->slot, j->updates, p->position, begin, end, sb,
-                                 false);
-        } else {
-            p->apply(j->out, p->slot, j->updates, p->position, begin, end, p->slice_len);
-        }
+        if (p->widen_reduce != NULL)
+            apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len), s0,
+                       s1 - s0, begin, end);
+        else if (p->apply == NULL)
+            sgk_simd_move_slices(j->out + col, p->slot, j->updates + col, p->position, begin,
+                                 end, width, sb, false);
+        else
+            p->apply(j->out + col, p->slot, j->updates + col, p->position, begin, end,
+                     p->slice_len, c1 - c0);
+    }
+}
+
+static void scatter_blocks(void *ctx, int worker, int64_t first, int64_t last)
+{
+    const job *j = ctx;
+    scatter_range(j, worker, first, last, 0, j->plan->slice_len);
+}
+
+/* Column parts [first, last): part k owns elements [c0, c1) of every slice,
+   cut at cache-line boundaries, through all blocks. */
+static void scatter_columns(void *ctx, int worker, int64_t first, int64_t last)
+{
+    const job *j = ctx;
+    const sgk_plan *p = j->plan;
+    int64_t unit = 64 / (int64_t)p->elem_size > 0 ? 64 / (int64_t)p->elem_size : 1;
+    int64_t units = (p->slice_len + unit - 1) / unit, parts = p->column_parts;
+    for (int64_t k = first; k < last; k++) {
+        int64_t c0 = units * k / parts * unit, c1 = units * (k + 1) / parts * unit;
+        if (c1 > p->slice_len)
+            c1 = p->slice_len;
+        if (c0 < c1)
+            scatter_range(j, worker, 0, p->blocks, c0, c1);
     }
 }
 
@@ -163,8 +193,12 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
             return sgk_fail(SGK_ERR_OUT_OF_MEMORY, caller,
                             "no memory for the float32 accumulator");
     }
-    sgk_parallel_for_balanced(plan->blocks, plan->threads, blocks_cost,
-                              plan->parallel_min_bytes, scatter_blocks, &j);
+    if (plan->column_parts > 1)
+        sgk_parallel_for(plan->column_parts, plan->threads, blocks_cost(&j, plan->blocks),
+                         plan->parallel_min_bytes, scatter_columns, &j);
+    else
+        sgk_parallel_for_balanced(plan->blocks, plan->threads, blocks_cost,
+                                  plan->parallel_min_bytes, scatter_blocks, &j);
     free(j.acc);
     return SGK_OK;
 }

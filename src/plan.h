@@ -16,7 +16,9 @@ typedef enum {
        Each block is copied from data (unless in place) and then takes its
        own updates in their original order while it is still in cache, so
        every output byte is written once, duplicates reduce exactly as the
-       sequential loop does, and blocks run in parallel. */
+       sequential loop does, and blocks run in parallel; or, when the updates
+       crowd into a few blocks and slices are long, every thread takes a
+       column range of every slice through all blocks. */
     SGK_PATH_BLOCKED
 } sgk_path;
 
@@ -39,6 +41,8 @@ struct sgk_plan {
     int block_shift;
     int64_t blocks;       /* scatters */
     int64_t *block_start; /* scatters: blocks + 1 offsets into slot/position */
+    int64_t column_parts; /* scatters: > 1 when threads split every slice by
+                             columns instead of taking whole blocks */
     sgk_path path;
     int threads;
     int64_t parallel_min_bytes;

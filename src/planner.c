@@ -134,6 +134,27 @@ static void choose_blocks(sgk_plan *plan)
     plan->blocks = (plan->slots + plan->block_slots - 1) / plan->block_slots;
 }
 
+/* When a few blocks hold most of the updates (skewed indices, as in
+   embedding gradients) whole blocks cannot be shared evenly between threads;
+   long slices can instead be cut by columns, every thread applying all the
+   updates in order to its own columns: still exact, still deterministic. */
+static int64_t choose_column_parts(const sgk_plan *plan)
+{
+    const int64_t sb = plan->slice_len * (int64_t)plan->elem_size;
+    if (plan->threads < 2 || plan->widen_reduce != NULL || sb < 256 * plan->threads)
+        return 1;
+    int64_t total = 0, heaviest = 0;
+    for (int64_t b = 0; b < plan->blocks; b++) {
+        int64_t s0 = b * plan->block_slots;
+        int64_t slots = s0 + plan->block_slots < plan->slots ? plan->block_slots
+                                                              : plan->slots - s0;
+        int64_t cost = (slots + 2 * (plan->block_start[b + 1] - plan->block_start[b])) * sb;
+        total += cost;
+        heaviest = cost > heaviest ? cost : heaviest;
+    }
+    return heaviest * plan->threads > total + total / 4 ? plan->threads : 1;
+}
+
 /* Takes ownership of slot. */
 static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
 {
@@ -149,9 +170,12 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
         if (blocks_in_order(plan, slot)) {
             plan->slot = slot;
             plan->position = position;
+            plan->column_parts = choose_column_parts(plan);
             return SGK_OK;
         }
         status = group_by_block(plan, slot, position);
+        if (status == SGK_OK)
+            plan->column_parts = choose_column_parts(plan);
     }
     free(slot);
     free(position);
@@ -165,8 +189,9 @@ static void describe(sgk_plan *plan)
     if (plan->scatter)
         snprintf(what, sizeof what,
                  "path blocked (%lld blocks of %lld slots, updates applied in order per "
-                 "block); %lld updates to %lld distinct of %lld slots",
+                 "block%s); %lld updates to %lld distinct of %lld slots",
                  (long long)plan->blocks, (long long)plan->block_slots,
+                 plan->column_parts > 1 ? ", slices split by columns between threads" : "",
                  (long long)plan->count, (long long)plan->distinct, (long long)plan->slots);
     else
         snprintf(what, sizeof what, "path gather-rows; %lld rows from %lld slots",

@@ -14,17 +14,20 @@
    at a few nanoseconds per pair. */
 #define PREFETCH_AHEAD 16
 
-/* Applies pairs [begin, end): slice slot[i] of dst takes slice pos[i] (i
-   when pos is NULL) of src, element by element, in pair order.  Single
-   elements (L == 1, the Elements operators and k == rank) get their own loop
-   so that the common case is one load, one op and one store per pair. */
+/* Applies pairs [begin, end): elements [0, width) of the slice at
+   dst + slot[i] * stride take f(that, the same elements of the slice at
+   src + pos[i] * stride) (pos NULL meaning i), in pair order.  Callers pass
+   dst and src already offset to a column range when threads split slices.
+   Single elements (stride 1, the Elements operators and k == rank) get their
+   own loops: one load, one op and one store per pair. */
 #define ELEMENTWISE(name, T, expr)                                                   \
     static void name(void *dst_, const int64_t *slot, const void *src_,               \
-                     const int64_t *pos, int64_t begin, int64_t end, int64_t L)       \
+                     const int64_t *pos, int64_t begin, int64_t end, int64_t stride,  \
+                     int64_t width)                                                  \
     {                                                                                \
         T *dst = dst_;                                                               \
         const T *src = src_;                                                         \
-        if (L == 1 && pos != NULL) {                                                 \
+        if (stride == 1 && pos != NULL) {                                            \
             /* grouped pairs read their updates out of order: fetch ahead */         \
             for (int64_t i = begin; i < end; i++) {                                  \
                 if (i + PREFETCH_AHEAD < end)                                        \
@@ -34,7 +37,7 @@
             }                                                                        \
             return;                                                                  \
         }                                                                            \
-        if (L == 1) {                                                                \
+        if (stride == 1) {                                                           \
             for (int64_t i = begin; i < end; i++) {                                  \
                 T a = dst[slot[i]], b = src[i];                                      \
                 dst[slot[i]] = (expr);                                               \
@@ -42,9 +45,9 @@
             return;                                                                  \
         }                                                                            \
         for (int64_t i = begin; i < end; i++) {                                      \
-            T *d = dst + slot[i] * L;                                                \
-            const T *s = src + (pos != NULL ? pos[i] : i) * L;                       \
-            for (int64_t e = 0; e < L; e++) {                                        \
+            T *d = dst + slot[i] * stride;                                           \
+            const T *s = src + (pos != NULL ? pos[i] : i) * stride;                  \
+            for (int64_t e = 0; e < width; e++) {                                    \
                 T a = d[e], b = s[e];                                                \
                 d[e] = (expr);                                                       \
             }                                                                        \
@@ -131,14 +134,15 @@ HALF_KERNELS(bf16)
    (ac - bd, ad + bc), as numpy computes it. */
 #define COMPLEX_KERNEL(name, T, re_expr, im_expr)                                    \
     static void name(void *dst_, const int64_t *slot, const void *src_,               \
-                     const int64_t *pos, int64_t begin, int64_t end, int64_t L)       \
+                     const int64_t *pos, int64_t begin, int64_t end, int64_t stride,  \
+                     int64_t width)                                                  \
     {                                                                                \
         T *dst = dst_;                                                               \
         const T *src = src_;                                                         \
         for (int64_t i = begin; i < end; i++) {                                      \
-            T *d = dst + 2 * slot[i] * L;                                            \
-            const T *s = src + 2 * (pos != NULL ? pos[i] : i) * L;                   \
-            for (int64_t e = 0; e < 2 * L; e += 2) {                                 \
+            T *d = dst + 2 * slot[i] * stride;                                       \
+            const T *s = src + 2 * (pos != NULL ? pos[i] : i) * stride;              \
+            for (int64_t e = 0; e < 2 * width; e += 2) {                             \
                 T a = d[e], b = d[e + 1], c = s[e], dd = s[e + 1];                   \
                 d[e] = (re_expr);                                                    \
                 d[e + 1] = (im_expr);                                                \

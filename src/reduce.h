@@ -8,10 +8,13 @@
 
 #include "sgk.h"
 
-/* Applies pairs [begin, end) in order: for each i, slice slot[i] of dst (of
-   L elements) = f(that slice, slice pos[i] of src), pos NULL meaning i. */
+/* Applies pairs [begin, end) in order: for each i, elements [0, width) of
+   the slice at dst + slot[i] * stride = f(them, the same elements of the
+   slice at src + pos[i] * stride), pos NULL meaning i.  Strides and widths
+   count elements; a whole slice has width == stride. */
 typedef void (*sgk_apply_fn)(void *dst, const int64_t *slot, const void *src,
-                             const int64_t *pos, int64_t begin, int64_t end, int64_t L);
+                             const int64_t *pos, int64_t begin, int64_t end, int64_t stride,
+                             int64_t width);
 
 /* NULL for NONE (a copy) and for unsupported cells. */
 sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction);

@@ -91,10 +91,10 @@ HWY_INLINE void MoveFixed(uint8_t* dst, const int64_t* dst_slots, const uint8_t*
 
 void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
                 const int64_t* src_slots, int64_t begin, int64_t end, size_t slice_bytes,
-                bool stream) {
+                size_t stride_bytes, bool stream) {
   uint8_t* dst = static_cast<uint8_t*>(dst_v);
   const uint8_t* src = static_cast<const uint8_t*>(src_v);
-  switch (slice_bytes) {
+  switch (slice_bytes == stride_bytes ? slice_bytes : 0) {
     case 1: return MoveFixed<1>(dst, dst_slots, src, src_slots, begin, end);
     case 2: return MoveFixed<2>(dst, dst_slots, src, src_slots, begin, end);
     case 4: return MoveFixed<4>(dst, dst_slots, src, src_slots, begin, end);
@@ -105,8 +105,8 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
   for (int64_t n = begin; n < end; n++) {
     const int64_t to = dst_slots ? dst_slots[n] : n;
     const int64_t from = src_slots ? src_slots[n] : n;
-    uint8_t* d = dst + static_cast<size_t>(to) * slice_bytes;
-    const uint8_t* s = src + static_cast<size_t>(from) * slice_bytes;
+    uint8_t* d = dst + static_cast<size_t>(to) * stride_bytes;
+    const uint8_t* s = src + static_cast<size_t>(from) * stride_bytes;
     if (stream)
       StreamRun(d, s, slice_bytes);
     else
@@ -135,8 +135,9 @@ extern "C" void sgk_simd_copy_bytes(void* dst, const void* src, size_t bytes, bo
 
 extern "C" void sgk_simd_move_slices(void* dst, const int64_t* dst_slots, const void* src,
                                      const int64_t* src_slots, int64_t begin, int64_t end,
-                                     size_t slice_bytes, bool stream) {
-  SGK_DISPATCH(MoveSlices)(dst, dst_slots, src, src_slots, begin, end, slice_bytes, stream);
+                                     size_t slice_bytes, size_t stride_bytes, bool stream) {
+  SGK_DISPATCH(MoveSlices)(dst, dst_slots, src, src_slots, begin, end, slice_bytes,
+                           stride_bytes, stream);
 }
 }  // namespace sgk
 #endif  // HWY_ONCE

@@ -19,13 +19,14 @@ const char *sgk_simd_target_name(void);
    with non-temporal stores, for output that will not be read again soon. */
 void sgk_simd_copy_bytes(void *dst, const void *src, size_t bytes, bool stream);
 
-/* For n in [begin, end): copy slice src_slots[n] of src to slice
-   dst_slots[n] of dst, each slice_bytes long.  A NULL slot list means slot n.
-   Slices may repeat only in src.  stream: as for sgk_simd_copy_bytes (used
-   only where slices are long enough to be worth it). */
+/* For n in [begin, end): copy the slice_bytes at src + src_slots[n] *
+   stride_bytes to dst + dst_slots[n] * stride_bytes.  A NULL slot list means
+   slot n.  Slices may repeat only in src.  stream: as for
+   sgk_simd_copy_bytes (used only where slices are long enough to be worth
+   it). */
 void sgk_simd_move_slices(void *dst, const int64_t *dst_slots, const void *src,
                           const int64_t *src_slots, int64_t begin, int64_t end,
-                          size_t slice_bytes, bool stream);
+                          size_t slice_bytes, size_t stride_bytes, bool stream);
 
 #ifdef __cplusplus
 }
