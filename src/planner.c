@@ -36,7 +36,7 @@ static bool streams_pay(const sgk_plan *plan)
 }
 
 /* `none`: a sequential loop leaves only the last update of each slot, so the
-   earlier ones are dropped here and never moved.  Compacts slot in place and
+   earlier ones can be dropped here and never moved.  Compacts slot in place and
    records each kept pair's update position. */
 static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **position)
 {
@@ -160,7 +160,12 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
 {
     int64_t *position = NULL;
     sgk_status status = sgk_count_distinct(slot, plan->count, plan->slots, &plan->distinct);
-    if (status == SGK_OK && plan->reduction == SGK_REDUCE_NONE && plan->distinct < plan->count)
+    /* In-order application already lets the last update win; dropping the
+       overwritten ones first pays only when they carry more bytes than the
+       position list it costs (8 bytes a pair, read again at every run). */
+    int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
+    if (status == SGK_OK && plan->reduction == SGK_REDUCE_NONE &&
+        (plan->count - plan->distinct) * slice_bytes > plan->count * 8)
         status = drop_overwritten(plan, slot, &position);
     if (status == SGK_OK) {
         if ((flags & SGK_PLAN_WIDE_ACCUMULATE) == 0)
