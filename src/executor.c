@@ -21,8 +21,14 @@ typedef struct {
 static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
 {
     const job *j = ctx;
+    const sgk_plan *p = j->plan;
     (void)worker;
-    sgk_simd_move_slices(j->out, NULL, j->data, j->plan->slot, begin, end, j->slice_bytes,
+    if (p->slot32 != NULL)
+        sgk_simd_gather_elements32(j->out, j->data, p->slot32, begin, end);
+    else if (p->slice_len == 1 && p->elem_size == 8)
+        sgk_simd_gather_elements64(j->out, j->data, p->slot, begin, end);
+    else
+        sgk_simd_move_slices(j->out, NULL, j->data, j->plan->slot, begin, end, j->slice_bytes,
                          j->slice_bytes, j->plan->stream_output);
 }
 

@@ -34,6 +34,9 @@ struct sgk_plan {
     int64_t count;        /* pairs kept */
     int64_t *slot;        /* count entries; scatters: grouped by block, original
                              order within each block */
+    int32_t *slot32;      /* gathers of 4-byte elements with fewer than 2^31
+                             source slots: the slots narrowed, replacing
+                             slot, for 32-bit vector gathers */
     int64_t *position;    /* scatters: the update slice of each pair; NULL
                              means pair i takes update slice i */
     int64_t distinct;     /* scatters: distinct destination slots */

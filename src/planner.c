@@ -187,6 +187,24 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
     return status;
 }
 
+/* Highway's vector gathers need indices as wide as the elements: 4-byte
+   element gathers get 32-bit slots, narrowed here once, which also halves
+   what every execution reads. */
+static sgk_status narrow_element_slots(sgk_plan *plan)
+{
+    if (plan->slice_len != 1 || plan->elem_size != 4 || plan->slots > INT32_MAX)
+        return SGK_OK;
+    int32_t *slot32 = sgk_alloc_array(plan->count, sizeof *slot32);
+    if (slot32 == NULL)
+        return SGK_ERR_OUT_OF_MEMORY;
+    for (int64_t n = 0; n < plan->count; n++)
+        slot32[n] = (int32_t)plan->slot[n];
+    free(plan->slot);
+    plan->slot = NULL;
+    plan->slot32 = slot32;
+    return SGK_OK;
+}
+
 static void describe(sgk_plan *plan)
 {
     const sgk_config *config = sgk_config_get();
@@ -199,7 +217,10 @@ static void describe(sgk_plan *plan)
                  plan->column_parts > 1 ? ", slices split by columns between threads" : "",
                  (long long)plan->count, (long long)plan->distinct, (long long)plan->slots);
     else
-        snprintf(what, sizeof what, "path gather-rows; %lld rows from %lld slots",
+        snprintf(what, sizeof what, "path gather-%s; %lld rows from %lld slots",
+                 plan->slot32 != NULL || (plan->slice_len == 1 && plan->elem_size == 8)
+                     ? "elements (vector gathers)"
+                     : "rows",
                  (long long)plan->count, (long long)plan->slots);
     /* The blocked path serves every reduction deterministically; a forced
        sorted or atomic path has nothing to add yet and says so. */
@@ -262,6 +283,7 @@ sgk_status sgk_plan_build(const sgk_problem *p, bool for_caller, sgk_plan **out)
     } else {
         plan->slot = slot;
         plan->path = SGK_PATH_GATHER;
+        status = narrow_element_slots(plan);
     }
     if (status != SGK_OK) {
         sgk_plan_destroy(plan);
@@ -285,6 +307,7 @@ void sgk_plan_destroy(sgk_plan *plan)
     if (plan == NULL)
         return;
     free(plan->slot);
+    free(plan->slot32);
     free(plan->position);
     free(plan->block_start);
     free(plan);

@@ -28,6 +28,13 @@ void sgk_simd_move_slices(void *dst, const int64_t *dst_slots, const void *src,
                           const int64_t *src_slots, int64_t begin, int64_t end,
                           size_t slice_bytes, size_t stride_bytes, bool stream);
 
+/* out[n] = data[slot[n]] for n in [begin, end), elements of 4 bytes (32-bit
+   slots) or 8 bytes (64-bit slots), through vector gathers. */
+void sgk_simd_gather_elements32(void *out, const void *data, const int32_t *slot,
+                                int64_t begin, int64_t end);
+void sgk_simd_gather_elements64(void *out, const void *data, const int64_t *slot,
+                                int64_t begin, int64_t end);
+
 #ifdef __cplusplus
 }
 #endif
