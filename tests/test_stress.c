@@ -1,0 +1,432 @@
+/*
+ * Concurrency stress (DESIGN.md §3: a plan is immutable and sgk_execute may
+ * run it from several threads at once).  One plan executed from 16 threads
+ * at once (ScatterND add with heavy duplicates in float32 and float16,
+ * GatherND, ScatterElements max with signed zeros and NaNs), and 16
+ * different plans executed concurrently; every result must equal, bit for
+ * bit, what the same plan gives when run alone on one thread.
+ *
+ * Worker threads never call cmocka (its failure path is not thread-safe):
+ * they record what they saw and the main thread asserts after joining.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference.h"
+#include "sgk.h"
+
+#define THREADS 16
+#define ROUNDS 4
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+
+static uint64_t rng(void)
+{
+    uint64_t x = rng_state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return rng_state = x;
+}
+
+static int64_t rng_below(int64_t n) { return (int64_t)(rng() % (uint64_t)n); }
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) {
+        print_error("out of memory allocating %zu bytes\n", n);
+        fail();
+    }
+    return p;
+}
+
+/* Floats with full mantissas, so that any change in the order of a float
+   sum shows in the low bits. */
+static void fill_f32(float *p, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        p[i] = (float)((double)(rng() >> 11) * (1.0 / 9007199254740992.0) * 8.0 - 4.0);
+}
+
+static void fill_f16(uint16_t *p, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        p[i] = ref_f32_to_f16((float)((double)(rng() >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0));
+}
+
+/* Few distinct values, +0 and -0 among them, and a NaN now and then: ties
+   and NaNs make max order-sensitive, so only the sequential order is right. */
+static void fill_f32_ties(float *p, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = rng_below(64);
+        p[i] = r == 0 ? NAN : r < 8 ? 0.0f : r < 16 ? -0.0f : (float)(r % 5) - 2.0f;
+    }
+}
+
+/* Index values in [-rows, rows) drawn from only `distinct` rows: heavy
+   duplication. */
+static void fill_rows(int64_t *idx, int64_t n, int64_t rows, int64_t distinct)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t row = rng_below(distinct) * (rows / distinct);
+        idx[i] = rng() & 1 ? row - rows : row;
+    }
+}
+
+static const char *last_error_text(void)
+{
+    const char *m = sgk_last_error();
+    return m ? m : "(null)";
+}
+
+#define CHECK_OK(call)                                                                    \
+    do {                                                                                  \
+        sgk_status st_ = (call);                                                          \
+        if (st_ != SGK_OK) {                                                              \
+            print_error("%s returned %s: %s\n", #call, sgk_status_name(st_),              \
+                        last_error_text());                                               \
+            fail();                                                                       \
+        }                                                                                 \
+    } while (0)
+
+/* ---- one job: a plan, its buffers, the single-threaded result ------------- */
+
+typedef struct {
+    const char *name;
+    sgk_plan *plan;
+    void *data, *updates; /* updates NULL for gathers */
+    size_t data_bytes, out_bytes;
+    int in_place;         /* scatter: each run starts from a private copy of data */
+    void *expected;       /* the plan run alone */
+} job;
+
+/* Runs the job once into out (out_bytes); for in-place jobs out first takes
+   a copy of data. */
+static sgk_status run_job(const job *j, void *out)
+{
+    if (j->in_place) {
+        memcpy(out, j->data, j->data_bytes);
+        return sgk_execute(j->plan, out, j->updates, out);
+    }
+    memset(out, 0xA5, j->out_bytes);
+    return sgk_execute(j->plan, j->data, j->updates, out);
+}
+
+/* The reference result: the same problem planned for one thread, run alone. */
+static void job_expect(job *j)
+{
+    j->expected = xmalloc(j->out_bytes);
+    CHECK_OK(run_job(j, j->expected));
+}
+
+/* Plans `call` (which stores into j->plan) twice: for one thread, to compute
+   the expected output, then with the default threads for the stress. */
+#define PLAN_BOTH(j, call)                                                                \
+    do {                                                                                  \
+        CHECK_OK(sgk_set_num_threads(1));                                                 \
+        CHECK_OK(call);                                                                   \
+        job_expect(j);                                                                    \
+        sgk_plan_destroy((j)->plan);                                                      \
+        CHECK_OK(sgk_set_num_threads(0));                                                 \
+        CHECK_OK(call);                                                                   \
+        assert_non_null(sgk_plan_describe((j)->plan));                                    \
+        print_message("  %s: %s\n", (j)->name, sgk_plan_describe((j)->plan));            \
+    } while (0)
+
+static void job_free(job *j)
+{
+    sgk_plan_destroy(j->plan);
+    free(j->data);
+    free(j->updates);
+    free(j->expected);
+}
+
+/* ---- workers ---------------------------------------------------------------- */
+
+typedef struct {
+    const job *job;
+    pthread_barrier_t *start;
+    sgk_status status;   /* first failure, SGK_OK if none */
+    char error[256];
+    int mismatch_round;  /* first round whose output differed, -1 if none */
+    size_t mismatch_byte;
+} worker;
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    void *out = malloc(w->job->out_bytes ? w->job->out_bytes : 1);
+    w->status = SGK_OK;
+    w->mismatch_round = -1;
+    pthread_barrier_wait(w->start);
+    for (int round = 0; round < ROUNDS && out != NULL; round++) {
+        sgk_status s = run_job(w->job, out);
+        if (s != SGK_OK) {
+            w->status = s;
+            snprintf(w->error, sizeof w->error, "%s", last_error_text());
+            break;
+        }
+        if (memcmp(out, w->job->expected, w->job->out_bytes) != 0) {
+            const unsigned char *a = out, *b = w->job->expected;
+            size_t i = 0;
+            while (a[i] == b[i])
+                i++;
+            w->mismatch_round = round;
+            w->mismatch_byte = i;
+            break;
+        }
+    }
+    if (out == NULL) {
+        w->status = SGK_ERR_OUT_OF_MEMORY;
+        snprintf(w->error, sizeof w->error, "worker: no memory for the output");
+    }
+    free(out);
+    return NULL;
+}
+
+/* Runs jobs[t % n] on each of THREADS threads, all released at once, and
+   checks every thread's every round against the job's expected output. */
+static void run_concurrently(const job *jobs, int n)
+{
+    pthread_t threads[THREADS];
+    worker workers[THREADS];
+    pthread_barrier_t start;
+    assert_int_equal(pthread_barrier_init(&start, NULL, THREADS), 0);
+    for (int t = 0; t < THREADS; t++) {
+        workers[t] = (worker){.job = &jobs[t % n], .start = &start};
+        assert_int_equal(pthread_create(&threads[t], NULL, worker_main, &workers[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++)
+        assert_int_equal(pthread_join(threads[t], NULL), 0);
+    pthread_barrier_destroy(&start);
+    for (int t = 0; t < THREADS; t++) {
+        const worker *w = &workers[t];
+        if (w->status != SGK_OK) {
+            print_error("thread %d (%s): execute returned %s: %s\n", t, w->job->name,
+                        sgk_status_name(w->status), w->error);
+            fail();
+        }
+        if (w->mismatch_round >= 0) {
+            print_error("thread %d (%s): round %d differs from the single-threaded result "
+                        "at byte %zu of %zu\n", t, w->job->name, w->mismatch_round,
+                        w->mismatch_byte, w->job->out_bytes);
+            fail();
+        }
+    }
+}
+
+/* ---- the jobs ----------------------------------------------------------------- */
+
+/* ScatterND, k = 1, rows of `width` elements, heavy duplicates. */
+static job scatter_nd_rows(const char *name, sgk_dtype dtype, sgk_reduction red, int64_t rows,
+                           int64_t width, int64_t n_updates, int64_t distinct, int in_place)
+{
+    const size_t es = sgk_dtype_size(dtype);
+    const int64_t dshape[2] = {rows, width}, ishape[2] = {n_updates, 1};
+    const int64_t ushape[2] = {n_updates, width};
+    job j = {.name = name, .in_place = in_place};
+    j.data_bytes = j.out_bytes = (size_t)(rows * width) * es;
+    j.data = xmalloc(j.data_bytes);
+    j.updates = xmalloc((size_t)(n_updates * width) * es);
+    int64_t *idx = xmalloc((size_t)n_updates * sizeof *idx);
+    fill_rows(idx, n_updates, rows, distinct);
+    switch (dtype) {
+    case SGK_FLOAT16:
+        fill_f16(j.data, rows * width);
+        fill_f16(j.updates, n_updates * width);
+        break;
+    case SGK_FLOAT32:
+        fill_f32(j.data, rows * width);
+        fill_f32(j.updates, n_updates * width);
+        break;
+    default: /* bytes of any other type */
+        for (size_t i = 0; i < j.data_bytes; i++)
+            ((uint8_t *)j.data)[i] = (uint8_t)rng();
+        for (size_t i = 0; i < (size_t)(n_updates * width) * es; i++)
+            ((uint8_t *)j.updates)[i] = (uint8_t)rng();
+        break;
+    }
+    sgk_tensor d = {dtype, 2, dshape, NULL}, i = {SGK_INT64, 2, ishape, idx};
+    sgk_tensor u = {dtype, 2, ushape, NULL};
+    PLAN_BOTH(&j, sgk_plan_scatter_nd(&j.plan, &d, &i, &u, red, 0));
+    free(idx); /* the plan keeps no pointer to the indices */
+    return j;
+}
+
+/* GatherND with batch_dims = 1: data [batch, rows, width], indices
+   [batch, n, 1]. */
+static job gather_nd_batched(const char *name, sgk_dtype dtype, int64_t batch, int64_t rows,
+                             int64_t width, int64_t n)
+{
+    const size_t es = sgk_dtype_size(dtype);
+    const int64_t dshape[3] = {batch, rows, width}, ishape[3] = {batch, n, 1};
+    job j = {.name = name};
+    j.data_bytes = (size_t)(batch * rows * width) * es;
+    j.out_bytes = (size_t)(batch * n * width) * es;
+    j.data = xmalloc(j.data_bytes);
+    for (size_t b = 0; b < j.data_bytes; b++)
+        ((uint8_t *)j.data)[b] = (uint8_t)rng();
+    int32_t *idx = xmalloc((size_t)(batch * n) * sizeof *idx);
+    for (int64_t t = 0; t < batch * n; t++)
+        idx[t] = (int32_t)(rng_below(2 * rows) - rows);
+    sgk_tensor d = {dtype, 3, dshape, NULL}, i = {SGK_INT32, 3, ishape, idx};
+    PLAN_BOTH(&j, sgk_plan_gather_nd(&j.plan, &d, &i, 1, 0));
+    free(idx);
+    return j;
+}
+
+/* ScatterElements along axis 1: data [rows, cols], indices [rows, n]. */
+static job scatter_elements_rows(const char *name, sgk_dtype dtype, sgk_reduction red,
+                                 int64_t rows, int64_t cols, int64_t n, int in_place)
+{
+    const size_t es = sgk_dtype_size(dtype);
+    const int64_t dshape[2] = {rows, cols}, ishape[2] = {rows, n};
+    job j = {.name = name, .in_place = in_place};
+    j.data_bytes = j.out_bytes = (size_t)(rows * cols) * es;
+    j.data = xmalloc(j.data_bytes);
+    j.updates = xmalloc((size_t)(rows * n) * es);
+    if (dtype == SGK_FLOAT32) {
+        fill_f32_ties(j.data, rows * cols);
+        fill_f32_ties(j.updates, rows * n);
+    } else {
+        for (size_t b = 0; b < j.data_bytes; b++)
+            ((uint8_t *)j.data)[b] = (uint8_t)rng();
+        for (size_t b = 0; b < (size_t)(rows * n) * es; b++)
+            ((uint8_t *)j.updates)[b] = (uint8_t)rng();
+    }
+    int64_t *idx = xmalloc((size_t)(rows * n) * sizeof *idx);
+    for (int64_t t = 0; t < rows * n; t++)
+        idx[t] = rng_below(2 * cols) - cols;
+    sgk_tensor d = {dtype, 2, dshape, NULL}, i = {SGK_INT64, 2, ishape, idx};
+    sgk_tensor u = {dtype, 2, ishape, NULL};
+    PLAN_BOTH(&j, sgk_plan_scatter_elements(&j.plan, &d, &i, &u, 1, red, 0));
+    free(idx);
+    return j;
+}
+
+/* GatherElements along axis 0: data [rows, cols], indices [n, cols]. */
+static job gather_elements_cols(const char *name, sgk_dtype dtype, int64_t rows, int64_t cols,
+                                int64_t n)
+{
+    const size_t es = sgk_dtype_size(dtype);
+    const int64_t dshape[2] = {rows, cols}, ishape[2] = {n, cols};
+    job j = {.name = name};
+    j.data_bytes = (size_t)(rows * cols) * es;
+    j.out_bytes = (size_t)(n * cols) * es;
+    j.data = xmalloc(j.data_bytes);
+    for (size_t b = 0; b < j.data_bytes; b++)
+        ((uint8_t *)j.data)[b] = (uint8_t)rng();
+    int32_t *idx = xmalloc((size_t)(n * cols) * sizeof *idx);
+    for (int64_t t = 0; t < n * cols; t++)
+        idx[t] = (int32_t)(rng_below(2 * rows) - rows);
+    sgk_tensor d = {dtype, 2, dshape, NULL}, i = {SGK_INT32, 2, ishape, idx};
+    PLAN_BOTH(&j, sgk_plan_gather_elements(&j.plan, &d, &i, 0, 0));
+    free(idx);
+    return j;
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static void test_one_plan_scatter_nd_add_f32(void **state)
+{
+    (void)state;
+    job j = scatter_nd_rows("scatter_nd add f32, 48 distinct of 512 rows", SGK_FLOAT32,
+                            SGK_REDUCE_ADD, 512, 32, 8192, 48, 0);
+    run_concurrently(&j, 1);
+    job_free(&j);
+}
+
+static void test_one_plan_scatter_nd_add_f16(void **state)
+{
+    (void)state;
+    job j = scatter_nd_rows("scatter_nd add f16 in place, 32 distinct of 1024 rows",
+                            SGK_FLOAT16, SGK_REDUCE_ADD, 1024, 16, 8192, 32, 1);
+    run_concurrently(&j, 1);
+    job_free(&j);
+}
+
+static void test_one_plan_gather_nd(void **state)
+{
+    (void)state;
+    job j = gather_nd_batched("gather_nd f32 batch_dims 1", SGK_FLOAT32, 8, 512, 32, 1024);
+    run_concurrently(&j, 1);
+    job_free(&j);
+}
+
+static void test_one_plan_scatter_elements_max(void **state)
+{
+    (void)state;
+    job j = scatter_elements_rows("scatter_elements max f32 (ties, -0, NaN)", SGK_FLOAT32,
+                                  SGK_REDUCE_MAX, 256, 128, 512, 0);
+    run_concurrently(&j, 1);
+    job_free(&j);
+}
+
+static void test_sixteen_plans_at_once(void **state)
+{
+    (void)state;
+    job jobs[THREADS];
+    int n = 0;
+    jobs[n++] = scatter_nd_rows("scatter_nd none f32", SGK_FLOAT32, SGK_REDUCE_NONE, 512, 32,
+                                2048, 64, 0);
+    jobs[n++] = scatter_nd_rows("scatter_nd none u8 in place", SGK_UINT8, SGK_REDUCE_NONE,
+                                4096, 3, 4096, 512, 1);
+    jobs[n++] = scatter_nd_rows("scatter_nd add f32 in place", SGK_FLOAT32, SGK_REDUCE_ADD, 256,
+                                64, 4096, 16, 1);
+    jobs[n++] = scatter_nd_rows("scatter_nd add f16", SGK_FLOAT16, SGK_REDUCE_ADD, 512, 8,
+                                4096, 8, 0);
+    jobs[n++] = scatter_nd_rows("scatter_nd sub f64", SGK_FLOAT64, SGK_REDUCE_SUB, 256, 16,
+                                2048, 32, 0);
+    jobs[n++] = scatter_nd_rows("scatter_nd mul bf16", SGK_BFLOAT16, SGK_REDUCE_MUL, 256, 16,
+                                2048, 32, 0);
+    jobs[n++] = scatter_nd_rows("scatter_nd add i32", SGK_INT32, SGK_REDUCE_ADD, 1024, 16, 4096,
+                                100, 0);
+    jobs[n++] = scatter_nd_rows("scatter_nd min i64", SGK_INT64, SGK_REDUCE_MIN, 512, 8, 4096,
+                                64, 1);
+    jobs[n++] = scatter_nd_rows("scatter_nd mul c64", SGK_COMPLEX64, SGK_REDUCE_MUL, 128, 8,
+                                1024, 16, 0);
+    jobs[n++] = scatter_nd_rows("scatter_nd add bool", SGK_BOOL, SGK_REDUCE_ADD, 1024, 32, 4096,
+                                64, 0);
+    jobs[n++] = gather_nd_batched("gather_nd f64", SGK_FLOAT64, 4, 1024, 16, 2048);
+    jobs[n++] = gather_nd_batched("gather_nd u16 wide rows", SGK_UINT16, 2, 256, 500, 256);
+    jobs[n++] = scatter_elements_rows("scatter_elements min f32", SGK_FLOAT32, SGK_REDUCE_MIN,
+                                      128, 256, 512, 1);
+    jobs[n++] = scatter_elements_rows("scatter_elements add u32", SGK_UINT32, SGK_REDUCE_ADD,
+                                      256, 64, 256, 0);
+    jobs[n++] = gather_elements_cols("gather_elements f32", SGK_FLOAT32, 512, 64, 1024);
+    jobs[n++] = gather_elements_cols("gather_elements c128", SGK_COMPLEX128, 64, 32, 256);
+    assert_int_equal(n, THREADS);
+    run_concurrently(jobs, n);
+    for (int t = 0; t < n; t++)
+        job_free(&jobs[t]);
+}
+
+int main(void)
+{
+    /* Small enough that every execution also runs an OpenMP team: teams
+       inside 16 concurrent callers. */
+    setenv("SGK_PARALLEL_MIN_BYTES", "16384", 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_plan_scatter_nd_add_f32),
+        cmocka_unit_test(test_one_plan_scatter_nd_add_f16),
+        cmocka_unit_test(test_one_plan_gather_nd),
+        cmocka_unit_test(test_one_plan_scatter_elements_max),
+        cmocka_unit_test(test_sixteen_plans_at_once),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
