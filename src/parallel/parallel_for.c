@@ -1,4 +1,5 @@
 #include <omp.h>
+#include <stddef.h>
 
 #include "parallel/parallel_for.h"
 
@@ -17,10 +18,12 @@ int sgk_parallel_threads(int64_t n, int threads, int64_t work_bytes, int64_t min
     return team < 1 ? 1 : (int)team;
 }
 
-void sgk_parallel_for(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes,
-                      sgk_range_body body, void *ctx)
+/* Where range t of `team` ranges over [0, n) begins; t == team gives n. */
+typedef int64_t (*range_start)(const void *cut, int64_t n, int64_t t, int64_t team);
+
+static void run_ranges(int64_t n, int team, range_start start, const void *cut,
+                       sgk_range_body body, void *ctx)
 {
-    int team = sgk_parallel_threads(n, threads, work_bytes, min_bytes);
     if (team == 1) {
         if (n > 0)
             body(ctx, 0, 0, n);
@@ -29,20 +32,43 @@ void sgk_parallel_for(int64_t n, int threads, int64_t work_bytes, int64_t min_by
 #pragma omp parallel num_threads(team)
     {
         int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int64_t begin = n / nt * t + (t < n % nt ? t : n % nt);
-        int64_t end = begin + n / nt + (t < n % nt ? 1 : 0);
+        int64_t begin = start(cut, n, t, nt), end = start(cut, n, t + 1, nt);
         if (begin < end)
             body(ctx, (int)t, begin, end);
     }
 }
 
-/* The first item i in [lo, hi] with prefix_cost(i) >= target. */
-static int64_t first_reaching(sgk_prefix_cost prefix_cost, void *ctx, int64_t lo, int64_t hi,
-                              int64_t target)
+static int64_t even_start(const void *cut, int64_t n, int64_t t, int64_t team)
 {
+    (void)cut;
+    return n / team * t + (t < n % team ? t : n % team);
+}
+
+void sgk_parallel_for(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes,
+                      sgk_range_body body, void *ctx)
+{
+    run_ranges(n, sgk_parallel_threads(n, threads, work_bytes, min_bytes), even_start, NULL,
+               body, ctx);
+}
+
+typedef struct {
+    sgk_prefix_cost prefix_cost;
+    void *ctx;
+    int64_t total;
+} cost_cut;
+
+/* The first item whose prefix cost reaches t/team of the total. */
+static int64_t balanced_start(const void *cut_, int64_t n, int64_t t, int64_t team)
+{
+    const cost_cut *cut = cut_;
+    if (t == 0 || t == team)
+        return t == 0 ? 0 : n;
+    /* total / team * t avoids overflowing total * t */
+    int64_t target = cut->total / team * t + (cut->total % team) * t / team;
+    int64_t lo = 0, hi = n;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (prefix_cost(ctx, mid) >= target)
+        if (cut->prefix_cost(cut->ctx, mid) >= target)
             hi = mid;
         else
             lo = mid + 1;
@@ -53,26 +79,7 @@ static int64_t first_reaching(sgk_prefix_cost prefix_cost, void *ctx, int64_t lo
 void sgk_parallel_for_balanced(int64_t n, int threads, sgk_prefix_cost prefix_cost,
                                int64_t min_bytes, sgk_range_body body, void *ctx)
 {
-    int64_t total = n > 0 ? prefix_cost(ctx, n) : 0;
-    int team = sgk_parallel_threads(n, threads, total, min_bytes);
-    if (team == 1) {
-        if (n > 0)
-            body(ctx, 0, 0, n);
-        return;
-    }
-#pragma omp parallel num_threads(team)
-    {
-        int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        /* total / nt * t avoids overflowing total * t */
-        int64_t share = total / nt, extra = total % nt;
-        int64_t begin = t == 0 ? 0
-                               : first_reaching(prefix_cost, ctx, 0, n,
-                                                share * t + (t < extra ? t : extra));
-        int64_t end = t == nt - 1 ? n
-                                  : first_reaching(prefix_cost, ctx, 0, n,
-                                                   share * (t + 1) +
-                                                       (t + 1 < extra ? t + 1 : extra));
-        if (begin < end)
-            body(ctx, (int)t, begin, end);
-    }
+    cost_cut cut = {prefix_cost, ctx, n > 0 ? prefix_cost(ctx, n) : 0};
+    run_ranges(n, sgk_parallel_threads(n, threads, cut.total, min_bytes), balanced_start, &cut,
+               body, ctx);
 }
