@@ -53,7 +53,7 @@ struct sgk_plan {
                              non-temporal stores */
     sgk_apply_fn apply;               /* NULL for `none` */
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
-    char description[384];
+    char description[512];
 };
 
 /* Builds a plan for p: maps and validates every index, analyses duplicates,

@@ -131,7 +131,7 @@ static void choose_blocks(sgk_plan *plan)
     while (plan->block_shift < 62 && INT64_C(1) << plan->block_shift < plan->block_slots)
         plan->block_shift++;
     plan->block_slots = INT64_C(1) << plan->block_shift;
-    plan->blocks = (plan->slots + plan->block_slots - 1) / plan->block_slots;
+    plan->blocks = plan->slots / plan->block_slots + (plan->slots % plan->block_slots != 0);
 }
 
 /* When a few blocks hold most of the updates (skewed indices, as in
@@ -208,7 +208,7 @@ static sgk_status narrow_element_slots(sgk_plan *plan)
 static void describe(sgk_plan *plan)
 {
     const sgk_config *config = sgk_config_get();
-    char what[160];
+    char what[256];
     if (plan->scatter)
         snprintf(what, sizeof what,
                  "path blocked (%lld blocks of %lld slots, updates applied in order per "
