@@ -84,7 +84,7 @@ def as_values(x, override=None, like=None):
     code = code_of(arr.dtype, override)
     if code == STRING and arr.dtype.kind != "O":
         arr = arr.astype(object)
-    return np.ascontiguousarray(arr), code
+    return np.require(arr, requirements="C"), code  # keeps 0-d arrays 0-d
 
 
 _INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
@@ -104,7 +104,7 @@ def as_indices(x):
             raise IndexOutOfRangeError(f"index {int(arr.max())} does not fit in int64")
         else:
             arr = arr.astype(np.int64)
-    arr = np.ascontiguousarray(arr)
+    arr = np.require(arr, requirements="C")
     return arr, (INT32 if arr.dtype == np.int32 else INT64)
 
 

@@ -569,6 +569,18 @@ class PlanTests(unittest.TestCase):
             plan.execute(data, upd)
         plan.close()  # twice is fine
 
+    def test_scalar_update_through_plan(self):
+        # A 0-d update (expected shape []) must stay 0-d on the way to C, also
+        # when execute converts it (a NumPy scalar, non-contiguous data).
+        data = np.zeros((2, 2), np.float16)
+        upd = np.float16(1)
+        with sgk.ScatterNDPlan(data, np.array([0, 1]), upd) as plan:
+            out = plan.execute(data, upd)
+            out_t = plan.execute(np.zeros((2, 2), np.float16).T, upd)
+        want = np.array([[0, 1], [0, 0]], np.float16)
+        assert_same(self, out, want)
+        assert_same(self, out_t, want)
+
     def test_indices_may_be_freed(self):
         data = values("int16", (10, 3))
         idx = RNG.integers(0, 10, (4, 1))

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Conformance suites against the library of this build tree:
+# tests/conformance/test_onnx_backend.py (every ONNX backend node test of the
+# installed onnx for ScatterND, GatherND, ScatterElements, Scatter and
+# GatherElements) and tests/conformance/test_differential.py (randomized
+# cases against the sequential definition, onnx's ReferenceEvaluator and
+# OpenVINO; the latter is skipped when not importable), the differential run
+# once more with the parallel paths forced on small cases.  For automake's
+# TESTS: run from the build directory, with $srcdir exported by the harness;
+# exits 77 (skipped) when numpy or onnx is not importable.  The peers'
+# disagreements are written to tests/conformance-findings.md.  Ends with
+# "N passed, N failed".
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=$(cd "${srcdir:-$here/..}" && pwd)
+[ -f "$top_srcdir/tests/conformance/test_differential.py" ] || top_srcdir=$(cd "$here/.." && pwd)
+builddir=${builddir:-.}
+
+if [ -x "$top_srcdir/.venv/bin/python" ]; then
+    python=$top_srcdir/.venv/bin/python
+else
+    python=${PYTHON:-python3}
+fi
+
+if ! "$python" -c "import numpy, onnx" >/dev/null 2>&1; then
+    echo "test_conformance: numpy or onnx is not importable by $python; skipped" \
+         "(scripts/setup-test-venv installs them)"
+    echo "[  PASSED  ] 0 test(s)."
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 77
+fi
+
+library=
+for candidate in "$builddir/src/.libs/libsgk.so" "$top_srcdir/src/.libs/libsgk.so"; do
+    if [ -f "$candidate" ]; then
+        library=$(cd "$(dirname "$candidate")" && pwd)/libsgk.so
+        break
+    fi
+done
+if [ -z "$library" ]; then
+    echo "test_conformance: libsgk.so not found under $builddir/src/.libs; build src/libsgk.la first"
+    echo "0 passed, 1 failed"
+    exit 99
+fi
+
+mkdir -p "$builddir/tests"
+findings=$(cd "$builddir/tests" && pwd)/conformance-findings.md
+log=$(mktemp "${TMPDIR:-/tmp}/sgk-conformance.XXXXXX") || exit 99
+trap 'rm -f "$log"' EXIT HUP INT TERM
+
+echo "test_conformance: $("$python" --version 2>&1), library $library"
+passed=0 failed=0 status=0
+
+# run LABEL ENV-ASSIGNMENTS SCRIPT [ARGS...]: one suite; its cmocka-style
+# lines are summed (a run that ends without them counts as one failure).
+run() {
+    label=$1 assignments=$2 script=$3
+    shift 3
+    echo "== $label${assignments:+ ($assignments)}"
+    # shellcheck disable=SC2086 # the assignments are split on purpose
+    env $assignments SGK_LIBRARY="$library" PYTHONDONTWRITEBYTECODE=1 \
+        PYTHONPATH="$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH}" \
+        "$python" "$top_srcdir/tests/conformance/$script" "$@" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    if [ -z "$p$f" ]; then
+        echo "test_conformance: $script ended without a summary (status $rc)"
+        echo "[  FAILED  ] 1 test(s)."
+        f=1
+    elif [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
+        echo "test_conformance: $script exited with status $rc"
+        echo "[  FAILED  ] 1 test(s)."
+        f=1
+    fi
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+    [ "$rc" -eq 0 ] && [ "${f:-0}" -eq 0 ] || status=1
+}
+
+run "ONNX backend node tests" "" test_onnx_backend.py
+run "differential" "" test_differential.py --findings "$findings"
+run "differential, parallel paths forced" \
+    "SGK_NUM_THREADS=2 SGK_PARALLEL_MIN_BYTES=0 SGK_STREAM_MIN_BYTES=0" \
+    test_differential.py --reps 1 --findings ""
+
+echo "$passed passed, $failed failed"
+exit $status
