@@ -639,6 +639,31 @@ def print_table(records, out=sys.stdout):
               file=out)
 
 
+def write_markdown(records, path, header):
+    """The README's table: per workload, each implementation's median and
+    of_copy, and sgk's speedup over it (peer time / sgk plan time)."""
+    impls = [i for i in IMPLS if any(r["impl"] == i for r in records)]
+    lines = [header, "",
+             "| workload | " + " | ".join(impls) + " |",
+             "|---|" + "---|" * len(impls)]
+    for wname in dict.fromkeys(r["workload"] for r in records):
+        cells = []
+        for impl in impls:
+            r = next((r for r in records if r["workload"] == wname and r["impl"] == impl), None)
+            if r is None or r["status"] != "ok":
+                cells.append("—" if r is None else r["status"])
+                continue
+            cell = f"{r['median_ms']:.3g} ms, {r['of_copy']:.2f}"
+            if impl != "sgk" and r["speedup_of_sgk"] is not None:
+                cell += f", sgk {r['speedup_of_sgk']:.2g}×"
+            if r["matches_sgk"] is False:
+                cell += " (differs)"
+            cells.append(cell)
+        lines.append(f"| {wname} | " + " | ".join(cells) + " |")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def draw_png(records, path, title):
     import matplotlib
     matplotlib.use("Agg")
@@ -774,6 +799,8 @@ def main(argv=None):
                          "compete for the cores)")
     ap.add_argument("--json", help="write the records here")
     ap.add_argument("--png", help="draw of_copy per workload and implementation here")
+    ap.add_argument("--markdown", help="write a markdown table (median, of_copy, speedup of "
+                                       "sgk) here")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--child-out", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -869,6 +896,12 @@ def main(argv=None):
         with open(args.json, "w") as f:
             json.dump(records, f, indent=1)
         print(f"wrote {args.json}")
+    if args.markdown:
+        write_markdown(records, args.markdown,
+                       f"Median ms, of_copy and sgk's speedup (peer time / sgk time); "
+                       f"{threads} threads, copy bandwidth {copy_bw / 1e9:.1f} GB/s, "
+                       f"scale {scale}.")
+        print(f"wrote {args.markdown}")
     if args.png:
         try:
             draw_png(records, args.png,
