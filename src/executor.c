@@ -171,7 +171,8 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
                            const void *updates, void *output)
 {
     sgk_status status = check_buffers(caller, plan, data, updates, output);
-    if (status != SGK_OK)
+    /* An empty output moves nothing, and its buffers may all be NULL. */
+    if (status != SGK_OK || plan->output_elems == 0 || plan->elem_size == 0)
         return status;
     job j = {
         .plan = plan,

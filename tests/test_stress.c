@@ -345,8 +345,8 @@ static job gather_elements_cols(const char *name, sgk_dtype dtype, int64_t rows,
 static void test_one_plan_scatter_nd_add_f32(void **state)
 {
     (void)state;
-    job j = scatter_nd_rows("scatter_nd add f32, 48 distinct of 512 rows", SGK_FLOAT32,
-                            SGK_REDUCE_ADD, 512, 32, 8192, 48, 0);
+    job j = scatter_nd_rows("scatter_nd add f32, 48 distinct of 8192 rows", SGK_FLOAT32,
+                            SGK_REDUCE_ADD, 8192, 64, 8192, 48, 0);
     run_concurrently(&j, 1);
     job_free(&j);
 }
@@ -354,8 +354,8 @@ static void test_one_plan_scatter_nd_add_f32(void **state)
 static void test_one_plan_scatter_nd_add_f16(void **state)
 {
     (void)state;
-    job j = scatter_nd_rows("scatter_nd add f16 in place, 32 distinct of 1024 rows",
-                            SGK_FLOAT16, SGK_REDUCE_ADD, 1024, 16, 8192, 32, 1);
+    job j = scatter_nd_rows("scatter_nd add f16 in place, 32 distinct of 16384 rows",
+                            SGK_FLOAT16, SGK_REDUCE_ADD, 16384, 32, 8192, 32, 1);
     run_concurrently(&j, 1);
     job_free(&j);
 }
@@ -372,7 +372,7 @@ static void test_one_plan_scatter_elements_max(void **state)
 {
     (void)state;
     job j = scatter_elements_rows("scatter_elements max f32 (ties, -0, NaN)", SGK_FLOAT32,
-                                  SGK_REDUCE_MAX, 256, 128, 512, 0);
+                                  SGK_REDUCE_MAX, 1024, 512, 128, 0);
     run_concurrently(&j, 1);
     job_free(&j);
 }

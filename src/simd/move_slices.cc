@@ -22,7 +22,7 @@ HWY_INLINE void CopyRun(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT s
   const hn::ScalableTag<uint8_t> d;
   const size_t N = hn::Lanes(d);
   if (bytes < N) {
-    memcpy(dst, src, bytes);
+    if (bytes != 0) memcpy(dst, src, bytes);  // memcpy wants real pointers even for 0
     return;
   }
   size_t i = 0;
