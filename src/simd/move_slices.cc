@@ -89,6 +89,8 @@ HWY_INLINE void MoveFixed(uint8_t* dst, const int64_t* dst_slots, const uint8_t*
   }
 }
 
+constexpr int64_t kPrefetchAhead = 2;
+
 void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
                 const int64_t* src_slots, int64_t begin, int64_t end, size_t slice_bytes,
                 size_t stride_bytes, bool stream) {
@@ -105,6 +107,12 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
   for (int64_t n = begin; n < end; n++) {
     const int64_t to = dst_slots ? dst_slots[n] : n;
     const int64_t from = src_slots ? src_slots[n] : n;
+    // Slices picked by a slot list start at unpredictable places: fetch the
+    // one after next while this one copies (up to 1 KiB of it).
+    if (src_slots != nullptr && n + kPrefetchAhead < end) {
+      const uint8_t* next = src + static_cast<size_t>(src_slots[n + kPrefetchAhead]) * stride_bytes;
+      for (size_t b = 0; b < slice_bytes && b < 1024; b += 64) hwy::Prefetch(next + b);
+    }
     uint8_t* d = dst + static_cast<size_t>(to) * stride_bytes;
     const uint8_t* s = src + static_cast<size_t>(from) * stride_bytes;
     if (stream)
