@@ -73,16 +73,3 @@ bool sgk_reduction_supported(sgk_dtype dtype, sgk_reduction reduction)
         return true;
     }
 }
-
-bool sgk_reduction_order_sensitive(sgk_dtype dtype, sgk_reduction reduction)
-{
-    bool arithmetic = reduction == SGK_REDUCE_ADD || reduction == SGK_REDUCE_SUB ||
-                      reduction == SGK_REDUCE_MUL;
-    switch (dtype) {
-    case SGK_FLOAT16: case SGK_BFLOAT16: case SGK_FLOAT32: case SGK_FLOAT64:
-    case SGK_COMPLEX64: case SGK_COMPLEX128:
-        return arithmetic;
-    default:
-        return false;
-    }
-}

@@ -12,7 +12,5 @@ bool sgk_reduction_valid(sgk_reduction reduction);
 const char *sgk_reduction_name(sgk_reduction reduction);
 /* The defined cells of DESIGN.md §2's table. */
 bool sgk_reduction_supported(sgk_dtype dtype, sgk_reduction reduction);
-/* Float add/sub/mul: the only reductions whose result depends on order. */
-bool sgk_reduction_order_sensitive(sgk_dtype dtype, sgk_reduction reduction);
 
 #endif

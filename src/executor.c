@@ -28,8 +28,8 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
     else if (p->slice_len == 1 && p->elem_size == 8)
         sgk_simd_gather_elements64(j->out, j->data, p->slot, begin, end);
     else
-        sgk_simd_move_slices(j->out, NULL, j->data, j->plan->slot, begin, end, j->slice_bytes,
-                         j->slice_bytes, j->plan->stream_output);
+        sgk_simd_move_slices(j->out, NULL, j->data, p->slot, begin, end, j->slice_bytes,
+                             j->slice_bytes, p->stream_output);
 }
 
 /* fp16/bf16 under SGK_PLAN_WIDE_ACCUMULATE: the block is widened once into

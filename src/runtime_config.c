@@ -114,10 +114,8 @@ static void load_config(void)
     config.parallel_min_bytes = default_parallel_min_bytes(topo);
     if ((v = read_env("SGK_PARALLEL_MIN_BYTES")) != NULL) {
         bool ok = parse_int(v, 0, INT64_MAX, &n);
-        if (ok) {
+        if (ok)
             config.parallel_min_bytes = n;
-            config.parallel_min_from_env = true;
-        }
         note("SGK_PARALLEL_MIN_BYTES", v, ok);
     }
 

@@ -19,7 +19,6 @@ typedef struct {
     sgk_path_choice reduce_path;/* SGK_REDUCE_PATH */
     bool simd_scalar;           /* SGK_SIMD=scalar */
     int64_t parallel_min_bytes; /* SGK_PARALLEL_MIN_BYTES or from caches */
-    bool parallel_min_from_env;
     int64_t stream_min_bytes;   /* SGK_STREAM_MIN_BYTES: outputs at least this
                                    large are written with non-temporal stores;
                                    -1 never */

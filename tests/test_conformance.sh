@@ -12,37 +12,8 @@
 # "N passed, N failed".
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=$(cd "${srcdir:-$here/..}" && pwd)
-[ -f "$top_srcdir/tests/conformance/test_differential.py" ] || top_srcdir=$(cd "$here/.." && pwd)
-builddir=${builddir:-.}
-
-if [ -x "$top_srcdir/.venv/bin/python" ]; then
-    python=$top_srcdir/.venv/bin/python
-else
-    python=${PYTHON:-python3}
-fi
-
-if ! "$python" -c "import numpy, onnx" >/dev/null 2>&1; then
-    echo "test_conformance: numpy or onnx is not importable by $python; skipped" \
-         "(scripts/setup-test-venv installs them)"
-    echo "[  PASSED  ] 0 test(s)."
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 77
-fi
-
-library=
-for candidate in "$builddir/src/.libs/libsgk.so" "$top_srcdir/src/.libs/libsgk.so"; do
-    if [ -f "$candidate" ]; then
-        library=$(cd "$(dirname "$candidate")" && pwd)/libsgk.so
-        break
-    fi
-done
-if [ -z "$library" ]; then
-    echo "test_conformance: libsgk.so not found under $builddir/src/.libs; build src/libsgk.la first"
-    echo "0 passed, 1 failed"
-    exit 99
-fi
+name=test_conformance modules="numpy, onnx" marker=tests/conformance/test_differential.py
+. "$(dirname "$0")/python-env.sh"
 
 mkdir -p "$builddir/tests"
 findings=$(cd "$builddir/tests" && pwd)/conformance-findings.md

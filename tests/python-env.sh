@@ -1,0 +1,37 @@
+# Sourced by the Python-driven tests (test_python.sh, test_conformance.sh).
+# Expects: name (for messages), modules (a Python import list) and marker (a
+# file of the suite, to find the source tree when automake's $srcdir is not
+# set).  Sets top_srcdir, builddir, python (the project's .venv when there)
+# and library (this build tree's libsgk.so); exits 77 (skipped) when the
+# modules cannot be imported, 99 when the library is not built.
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=$(cd "${srcdir:-$here/..}" && pwd)
+[ -f "$top_srcdir/$marker" ] || top_srcdir=$(cd "$here/.." && pwd)
+builddir=${builddir:-.}
+
+if [ -x "$top_srcdir/.venv/bin/python" ]; then
+    python=$top_srcdir/.venv/bin/python
+else
+    python=${PYTHON:-python3}
+fi
+
+if ! "$python" -c "import $modules" >/dev/null 2>&1; then
+    echo "$name: $modules not importable by $python; skipped" \
+         "(scripts/setup-test-venv installs them)"
+    echo "[  PASSED  ] 0 test(s)."
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 77
+fi
+
+library=
+for candidate in "$builddir/src/.libs/libsgk.so" "$top_srcdir/src/.libs/libsgk.so"; do
+    if [ -f "$candidate" ]; then
+        library=$(cd "$(dirname "$candidate")" && pwd)/libsgk.so
+        break
+    fi
+done
+if [ -z "$library" ]; then
+    echo "$name: libsgk.so not found under $builddir/src/.libs; build src/libsgk.la first"
+    echo "0 passed, 1 failed"
+    exit 99
+fi
