@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "half.h"
+#include "memory.h"
 #include "parallel/parallel_for.h"
 #include "plan.h"
 #include "simd/simd.h"
@@ -34,25 +35,38 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
 
 /* fp16/bf16 under SGK_PLAN_WIDE_ACCUMULATE: the block is widened once into
    float32, takes its updates there, and each touched slot is rounded once. */
-static void apply_wide(const job *j, float *acc, int64_t first_slot, int64_t slots,
-                       int64_t begin, int64_t end)
+static void apply_wide(const job *j, float *acc, uint16_t *out, int64_t slots, int64_t begin,
+                       int64_t end)
 {
     const sgk_plan *p = j->plan;
     const bool f16 = p->dtype == SGK_FLOAT16;
     const int64_t L = p->slice_len;
-    uint16_t *out = (uint16_t *)j->out + first_slot * L;
     for (int64_t i = 0; i < slots * L; i++)
         acc[i] = f16 ? sgk_f16_to_f32(out[i]) : sgk_bf16_to_f32(out[i]);
     for (int64_t i = begin; i < end; i++)
-        p->widen_reduce(acc + (p->slot[i] - first_slot) * L,
+        p->widen_reduce(acc + p->slot[i] * L,
                         j->updates + (size_t)(p->position != NULL ? p->position[i] : i) *
                                          j->slice_bytes,
                         L);
     for (int64_t i = begin; i < end; i++) {
-        int64_t at = (p->slot[i] - first_slot) * L;
+        int64_t at = p->slot[i] * L;
         for (int64_t e = 0; e < L; e++)
             out[at + e] = f16 ? sgk_f32_to_f16(acc[at + e]) : sgk_f32_to_bf16(acc[at + e]);
     }
+}
+
+/* Applies pairs [begin, end) of a block whose first slot is at `block`
+   (elements [c0, c0 + width) of every slice, counted from `block`). */
+static void apply_pairs(const job *j, uint8_t *block, size_t col, int64_t begin, int64_t end,
+                        int64_t width)
+{
+    const sgk_plan *p = j->plan;
+    if (p->apply == NULL)
+        sgk_simd_move_slices(block, p->slot, j->updates + col, p->position, begin, end,
+                             (size_t)width * p->elem_size, j->slice_bytes, false);
+    else
+        p->apply(block, p->slot, j->updates + col, p->position, begin, end, p->slice_len,
+                 width);
 }
 
 /* Blocks [first, last), restricted to elements [c0, c1) of every slice:
@@ -64,30 +78,45 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
     const size_t sb = j->slice_bytes, es = p->elem_size;
     const size_t col = (size_t)c0 * es, width = (size_t)(c1 - c0) * es;
     const bool whole = width == sb;
+    /* Blocks of outputs streamed past the caches are built here first. */
+    uint8_t *scratch = p->stream_output && !j->in_place && whole
+                           ? sgk_thread_scratch((size_t)p->block_slots * sb)
+                           : NULL;
     for (int64_t b = first; b < last; b++) {
         int64_t s0 = b * p->block_slots;
         int64_t s1 = s0 + p->block_slots < p->slots ? s0 + p->block_slots : p->slots;
         int64_t begin = p->block_start[b], end = p->block_start[b + 1];
+        uint8_t *out = j->out + (size_t)s0 * sb;
+        const uint8_t *data = j->data + (size_t)s0 * sb;
+        size_t bytes = (size_t)(s1 - s0) * sb;
         /* Stream the block unless its updates cover a good part of it: then
-           they are better applied to lines the copy just left in cache. */
-        bool stream = p->stream_output && (end - begin) * 8 < s1 - s0;
+           they are better applied to lines the copy just left in cache, or,
+           for output past the caches, to a scratch copy of the block that
+           is streamed out afterwards, so that the output is never read. */
+        bool few = (end - begin) * 8 < s1 - s0;
+        if (p->stream_output && !few && whole && scratch != NULL && begin != end) {
+            sgk_simd_copy_bytes(scratch, data, bytes, false);
+            if (p->widen_reduce != NULL)
+                apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
+                           (uint16_t *)scratch, s1 - s0, begin, end);
+            else
+                apply_pairs(j, scratch, 0, begin, end, p->slice_len);
+            sgk_simd_copy_bytes(out, scratch, bytes, true);
+            continue;
+        }
+        bool stream = p->stream_output && few;
         if (!j->in_place && whole)
-            sgk_simd_copy_bytes(j->out + (size_t)s0 * sb, j->data + (size_t)s0 * sb,
-                                (size_t)(s1 - s0) * sb, stream);
+            sgk_simd_copy_bytes(out, data, bytes, stream);
         else if (!j->in_place)
-            sgk_simd_move_slices(j->out + col, NULL, j->data + col, NULL, s0, s1, width, sb,
+            sgk_simd_move_slices(out + col, NULL, data + col, NULL, 0, s1 - s0, width, sb,
                                  stream);
         if (begin == end)
             continue;
         if (p->widen_reduce != NULL)
-            apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len), s0,
-                       s1 - s0, begin, end);
-        else if (p->apply == NULL)
-            sgk_simd_move_slices(j->out + col, p->slot, j->updates + col, p->position, begin,
-                                 end, width, sb, false);
+            apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
+                       (uint16_t *)out, s1 - s0, begin, end);
         else
-            p->apply(j->out + col, p->slot, j->updates + col, p->position, begin, end,
-                     p->slice_len, c1 - c0);
+            apply_pairs(j, out + col, col, begin, end, c1 - c0);
     }
 }
 
@@ -112,6 +141,36 @@ static void scatter_columns(void *ctx, int worker, int64_t first, int64_t last)
         if (c0 < c1)
             scatter_range(j, worker, 0, p->blocks, c0, c1);
     }
+}
+
+/* The atomic path: the whole output is copied first, then the pairs are
+   shared evenly, in their original order, between threads. */
+static void copy_slots(void *ctx, int worker, int64_t begin, int64_t end)
+{
+    const job *j = ctx;
+    (void)worker;
+    sgk_simd_copy_bytes(j->out + (size_t)begin * j->slice_bytes,
+                        j->data + (size_t)begin * j->slice_bytes,
+                        (size_t)(end - begin) * j->slice_bytes, j->plan->stream_output);
+}
+
+static void apply_any_order(void *ctx, int worker, int64_t begin, int64_t end)
+{
+    const job *j = ctx;
+    (void)worker;
+    apply_pairs(j, j->out, 0, begin, end, j->plan->slice_len);
+}
+
+static void scatter_atomic(job *j)
+{
+    const sgk_plan *p = j->plan;
+    int64_t bytes = p->slots * (int64_t)j->slice_bytes;
+    if (!j->in_place)
+        sgk_parallel_for(p->slots, p->threads, 2 * bytes, p->parallel_min_bytes, copy_slots, j);
+    /* each pair reads its update and reads and writes its destination */
+    int64_t moved = p->count * (int64_t)j->slice_bytes;
+    sgk_parallel_for(p->count, p->threads, moved > INT64_MAX / 3 ? INT64_MAX : 3 * moved,
+                     p->parallel_min_bytes, apply_any_order, j);
 }
 
 /* Traffic of blocks [0, b): their copy (unless in place) plus their
@@ -189,6 +248,10 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
         int64_t traffic = moved > INT64_MAX / 2 ? INT64_MAX : 2 * moved;
         sgk_parallel_for(plan->count, plan->threads, traffic, plan->parallel_min_bytes,
                          gather_rows, &j);
+        return SGK_OK;
+    }
+    if (plan->path == SGK_PATH_ATOMIC) {
+        scatter_atomic(&j);
         return SGK_OK;
     }
     if (plan->widen_reduce != NULL) {

@@ -1,7 +1,10 @@
 #define _DEFAULT_SOURCE /* madvise */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#include <stdbool.h>
 
 #include "memory.h"
 
@@ -31,4 +34,46 @@ void *sgk_alloc_zeroed(int64_t n, size_t size)
     if (p != NULL)
         memset(p, 0, bytes);
     return p;
+}
+
+typedef struct {
+    void *buffer;
+    size_t bytes;
+} thread_scratch;
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static bool scratch_key_ok;
+
+static void free_scratch(void *s_)
+{
+    thread_scratch *s = s_;
+    free(s->buffer);
+    free(s);
+}
+
+static void make_scratch_key(void)
+{
+    scratch_key_ok = pthread_key_create(&scratch_key, free_scratch) == 0;
+}
+
+void *sgk_thread_scratch(size_t bytes)
+{
+    pthread_once(&scratch_once, make_scratch_key);
+    if (!scratch_key_ok)
+        return NULL;
+    thread_scratch *s = pthread_getspecific(scratch_key);
+    if (s == NULL) {
+        s = calloc(1, sizeof *s);
+        if (s == NULL || pthread_setspecific(scratch_key, s) != 0) {
+            free(s);
+            return NULL;
+        }
+    }
+    if (s->bytes < bytes) {
+        free(s->buffer);
+        s->buffer = sgk_alloc_array((int64_t)bytes, 1);
+        s->bytes = s->buffer != NULL ? bytes : 0;
+    }
+    return s->buffer;
 }

@@ -14,4 +14,10 @@ void *sgk_alloc_array(int64_t n, size_t size);
 /* The same, zeroed. */
 void *sgk_alloc_zeroed(int64_t n, size_t size);
 
+/* A buffer of at least `bytes` bytes owned by the calling thread, kept for
+   its next call and freed when the thread ends: executions reuse it instead
+   of faulting in fresh pages every time.  NULL when memory is short (the
+   caller then does without). */
+void *sgk_thread_scratch(size_t bytes);
+
 #endif

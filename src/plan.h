@@ -12,14 +12,28 @@
 typedef enum {
     /* Gathers: output row n is source slot slot[n]; rows in parallel. */
     SGK_PATH_GATHER,
-    /* Scatters: the destination is cut into blocks of block_slots slots.
-       Each block is copied from data (unless in place) and then takes its
-       own updates in their original order while it is still in cache, so
-       every output byte is written once, duplicates reduce exactly as the
-       sequential loop does, and blocks run in parallel; or, when the updates
-       crowd into a few blocks and slices are long, every thread takes a
-       column range of every slice through all blocks. */
-    SGK_PATH_BLOCKED
+    /* Scatters, owner-computes: the destination is cut into blocks of
+       block_slots slots, each owned by one thread at a time.  A block is
+       copied from data (unless in place) and then takes its own updates in
+       their original order while it is still in cache, so every output byte
+       is written once, duplicates reduce exactly as the sequential loop does,
+       and blocks run in parallel; or, when the updates crowd into a few
+       blocks and slices are long, every thread takes a column range of every
+       slice through all blocks. */
+    SGK_PATH_OWNER,
+    /* Scatters, sorted-segment: as OWNER, with each block's pairs sorted
+       stably by slot, so that a slot's updates form one segment applied in
+       original order and the block is visited front to back. */
+    SGK_PATH_SORTED,
+    /* Scatters whose updates may land in any order (integer and bool
+       reductions, float ones when reordering is allowed, `none` once only the
+       last update of each slot is kept): the output is copied, then the
+       pairs, in original order and never grouped, are shared evenly between
+       threads and applied with atomic read-modify-writes. */
+    SGK_PATH_ATOMIC,
+    /* Scatters on the calling thread: one block, pairs in original order;
+       the sequential definition itself. */
+    SGK_PATH_SERIAL
 } sgk_path;
 
 struct sgk_plan {
@@ -32,8 +46,8 @@ struct sgk_plan {
     int64_t slice_len;
     int64_t slots;
     int64_t count;        /* pairs kept */
-    int64_t *slot;        /* count entries; scatters: grouped by block, original
-                             order within each block */
+    int64_t *slot;        /* count entries; blocked scatters: grouped by block
+                             and counted from the block's first slot */
     int32_t *slot32;      /* gathers of 4-byte elements with fewer than 2^31
                              source slots: the slots narrowed, replacing
                              slot, for 32-bit vector gathers */
@@ -51,8 +65,11 @@ struct sgk_plan {
     int64_t parallel_min_bytes;
     bool stream_output;   /* write output that is not revisited with
                              non-temporal stores */
-    sgk_apply_fn apply;               /* NULL for `none` */
+    sgk_apply_fn apply;               /* NULL for `none`; atomic kernels on the
+                                         atomic path */
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
+    const char *why;      /* scatters: the reason for the path, in words */
+    char fallback[128];    /* a forced path that could not serve, and why */
     char description[512];
 };
 

@@ -1,13 +1,16 @@
 /* The planner: everything that depends only on shapes and index values is
    decided here, once, so that execution is pure data movement. */
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dtype.h"
 #include "duplicates.h"
 #include "error.h"
 #include "index_map.h"
 #include "memory.h"
+#include "parallel/atomic_reduce.h"
 #include "plan.h"
 #include "runtime_config.h"
 #include "simd/simd.h"
@@ -41,7 +44,7 @@ static bool streams_pay(const sgk_plan *plan)
 static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **position)
 {
     bool *keep = sgk_alloc_array(plan->count, sizeof *keep);
-    int64_t *pos = sgk_alloc_array(plan->distinct, sizeof *pos);
+    int64_t *pos = sgk_alloc_array(plan->count, sizeof *pos);
     sgk_status status = keep != NULL && pos != NULL
                             ? sgk_find_last_occurrences(slot, plan->count, plan->slots, keep)
                             : SGK_ERR_OUT_OF_MEMORY;
@@ -53,7 +56,7 @@ static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **posi
                 pos[out++] = n;
             }
         }
-        plan->count = out;
+        plan->count = plan->distinct = out;
         *position = pos;
     } else {
         free(pos);
@@ -115,10 +118,7 @@ static sgk_status group_by_block(sgk_plan *plan, const int64_t *slot, const int6
 static void choose_blocks(sgk_plan *plan)
 {
     const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
-    if (sgk_config_get()->reduce_path == SGK_PATH_CHOICE_SERIAL) {
-        plan->threads = 1;
-        plan->block_slots = plan->slots;
-    } else if (slice_bytes == 0) {
+    if (plan->path == SGK_PATH_SERIAL || slice_bytes == 0) {
         plan->block_slots = plan->slots;
     } else {
         plan->block_slots = block_bytes() / slice_bytes;
@@ -155,36 +155,185 @@ static int64_t choose_column_parts(const sgk_plan *plan)
     return heaviest * plan->threads > total + total / 4 ? plan->threads : 1;
 }
 
-/* Takes ownership of slot. */
-static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
+/* Sorts each block's pairs stably by slot (a counting sort over the block's
+   slots), blocks in parallel: the sorted-segment path's order. */
+static sgk_status sort_blocks_by_slot(sgk_plan *plan)
 {
+    const int64_t bs = plan->block_slots;
+    int64_t *count = sgk_alloc_array((bs + 1) * plan->threads, sizeof *count);
+    int64_t *tmp_slot = sgk_alloc_array(plan->count, sizeof *tmp_slot);
+    int64_t *tmp_pos = sgk_alloc_array(plan->count, sizeof *tmp_pos);
+    if (count == NULL || tmp_slot == NULL || tmp_pos == NULL) {
+        free(count), free(tmp_slot), free(tmp_pos);
+        return SGK_ERR_OUT_OF_MEMORY;
+    }
+    int64_t *slot = plan->slot, *pos = plan->position;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(plan->threads)
+    for (int64_t b = 0; b < plan->blocks; b++) {
+        int64_t begin = plan->block_start[b], end = plan->block_start[b + 1];
+        if (end - begin < 2)
+            continue;
+        int64_t *c = count + (bs + 1) * omp_get_thread_num(), s0 = b << plan->block_shift;
+        memset(c, 0, (size_t)(bs + 1) * sizeof *c);
+        for (int64_t i = begin; i < end; i++)
+            c[slot[i] - s0 + 1]++;
+        for (int64_t k = 1; k <= bs; k++)
+            c[k] += c[k - 1];
+        for (int64_t i = begin; i < end; i++) {
+            int64_t at = begin + c[slot[i] - s0]++;
+            tmp_slot[at] = slot[i];
+            tmp_pos[at] = pos != NULL ? pos[i] : i;
+        }
+    }
+    /* blocks with fewer than two pairs were not copied */
+    for (int64_t b = 0; b < plan->blocks; b++) {
+        int64_t begin = plan->block_start[b], end = plan->block_start[b + 1];
+        if (end - begin == 1) {
+            tmp_slot[begin] = slot[begin];
+            tmp_pos[begin] = pos != NULL ? pos[begin] : begin;
+        }
+    }
+    free(count);
+    free(plan->slot);
+    free(plan->position);
+    plan->slot = tmp_slot;
+    plan->position = tmp_pos;
+    return SGK_OK;
+}
+
+/* Blocked paths count slots from their block's first slot: the executor
+   then applies a block's pairs to wherever the block is (the output, or a
+   scratch copy of it). */
+static void make_slots_block_local(sgk_plan *plan)
+{
+    int64_t *slot = plan->slot;
+#pragma omp parallel for num_threads(plan->threads) if (plan->count > 65536)
+    for (int64_t b = 0; b < plan->blocks; b++)
+        for (int64_t i = plan->block_start[b]; i < plan->block_start[b + 1]; i++)
+            slot[i] -= b << plan->block_shift;
+}
+
+/* Groups the pairs for the blocked paths (owner-computes, sorted-segment,
+   serial).  Takes ownership of slot and position. */
+static sgk_status plan_blocks(sgk_plan *plan, int64_t *slot, int64_t *position)
+{
+    choose_blocks(plan);
+    sgk_status status = SGK_OK;
+    if (blocks_in_order(plan, slot)) {
+        plan->slot = slot;
+        plan->position = position;
+    } else {
+        status = group_by_block(plan, slot, position);
+        free(slot);
+        free(position);
+    }
+    if (status == SGK_OK && plan->path == SGK_PATH_SORTED)
+        status = sort_blocks_by_slot(plan);
+    if (status != SGK_OK)
+        return status;
+    make_slots_block_local(plan);
+    plan->column_parts = choose_column_parts(plan);
+    return SGK_OK;
+}
+
+static const char *const path_names[] = {
+    [SGK_PATH_GATHER] = "gather", [SGK_PATH_OWNER] = "owner-computes",
+    [SGK_PATH_SORTED] = "sorted-segment", [SGK_PATH_ATOMIC] = "atomic",
+    [SGK_PATH_SERIAL] = "serial",
+};
+
+/* Chooses the scatter path from the determinism setting, the reduction, the
+   kernels this CPU has and whether the plan is reused (see the README's
+   figures for the thresholds); records why, and why a forced path could not
+   serve. */
+static void choose_scatter_path(sgk_plan *plan, uint32_t flags, bool one_shot)
+{
+    const sgk_config *config = sgk_config_get();
+    bool reorder = (flags & SGK_PLAN_ALLOW_REORDER) != 0 ||
+                   (!config->deterministic && (flags & SGK_PLAN_DETERMINISTIC) == 0);
+    bool none = plan->reduction == SGK_REDUCE_NONE;
+    bool commutes = none || sgk_reduction_commutes(plan->dtype, plan->reduction);
+    sgk_apply_fn atomic = sgk_atomic_apply_kernel(plan->dtype, plan->reduction);
+    const char *no_atomic = NULL;
+    if (plan->widen_reduce != NULL)
+        no_atomic = "float32 accumulation needs whole segments";
+    else if (!none && atomic == NULL)
+        no_atomic = "no lock-free atomic for this type";
+    else if (!commutes && !reorder)
+        no_atomic = "the order matters and SGK_DETERMINISTIC is on";
+
+    switch (config->reduce_path) {
+    case SGK_PATH_CHOICE_SERIAL:
+        plan->path = SGK_PATH_SERIAL;
+        plan->why = "forced by SGK_REDUCE_PATH";
+        return;
+    case SGK_PATH_CHOICE_SORTED:
+        plan->path = SGK_PATH_SORTED;
+        plan->why = "forced by SGK_REDUCE_PATH";
+        return;
+    case SGK_PATH_CHOICE_ATOMIC:
+        if (no_atomic == NULL) {
+            plan->path = SGK_PATH_ATOMIC;
+            plan->why = "forced by SGK_REDUCE_PATH";
+            return;
+        }
+        snprintf(plan->fallback, sizeof plan->fallback,
+                 "SGK_REDUCE_PATH=atomic cannot serve it (%s), fell back", no_atomic);
+        break;
+    case SGK_PATH_CHOICE_AUTO:
+        break;
+    }
+    /* A one-shot call pays for its grouping every time; the atomic path
+       needs none, and in a plan that is reused its execution is no faster
+       than owner-computes blocks (random read-modify-writes in memory
+       against updates landing in cache). */
+    if (no_atomic == NULL && one_shot) {
+        plan->path = SGK_PATH_ATOMIC;
+        plan->why = none ? "one-shot, last updates only: no grouping needed"
+                         : "one-shot, order-independent: no grouping needed";
+        return;
+    }
+    plan->path = SGK_PATH_OWNER;
+    plan->why = "destination blocks in cache, updates in order";
+}
+
+/* Takes ownership of slot. */
+static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, int64_t *slot)
+{
+    if ((flags & SGK_PLAN_WIDE_ACCUMULATE) == 0)
+        plan->widen_reduce = NULL;
+    choose_scatter_path(plan, flags, one_shot);
+    if (plan->path == SGK_PATH_SERIAL)
+        plan->threads = 1;
     int64_t *position = NULL;
-    sgk_status status = sgk_count_distinct(slot, plan->count, plan->slots, &plan->distinct);
+    /* A one-shot atomic plan has no use for the statistics. */
+    bool statistics = !(one_shot && plan->path == SGK_PATH_ATOMIC &&
+                        plan->reduction != SGK_REDUCE_NONE);
+    sgk_status status = statistics ? sgk_count_distinct(slot, plan->count, plan->slots,
+                                                        &plan->distinct)
+                                   : SGK_OK;
+    if (!statistics)
+        plan->distinct = -1;
     /* In-order application already lets the last update win; dropping the
        overwritten ones first pays only when they carry more bytes than the
-       position list it costs (8 bytes a pair, read again at every run). */
+       position list it costs (8 bytes a pair, read again at every run).  The
+       atomic path always drops them: its pairs must name distinct slots. */
     int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
     if (status == SGK_OK && plan->reduction == SGK_REDUCE_NONE &&
-        (plan->count - plan->distinct) * slice_bytes > plan->count * 8)
+        (plan->path == SGK_PATH_ATOMIC || !statistics ||
+         (plan->count - plan->distinct) * slice_bytes > plan->count * 8))
         status = drop_overwritten(plan, slot, &position);
-    if (status == SGK_OK) {
-        if ((flags & SGK_PLAN_WIDE_ACCUMULATE) == 0)
-            plan->widen_reduce = NULL;
-        plan->path = SGK_PATH_BLOCKED;
-        choose_blocks(plan);
-        if (blocks_in_order(plan, slot)) {
-            plan->slot = slot;
-            plan->position = position;
-            plan->column_parts = choose_column_parts(plan);
-            return SGK_OK;
-        }
-        status = group_by_block(plan, slot, position);
-        if (status == SGK_OK)
-            plan->column_parts = choose_column_parts(plan);
+    if (status != SGK_OK) {
+        free(slot);
+        return status;
     }
-    free(slot);
-    free(position);
-    return status;
+    if (plan->path == SGK_PATH_ATOMIC) {
+        plan->apply = sgk_atomic_apply_kernel(plan->dtype, plan->reduction);
+        plan->slot = slot;
+        plan->position = position;
+        return SGK_OK;
+    }
+    return plan_blocks(plan, slot, position);
 }
 
 /* Highway's vector gathers need indices as wide as the elements: 4-byte
@@ -207,13 +356,19 @@ static sgk_status narrow_element_slots(sgk_plan *plan)
 
 static void describe(sgk_plan *plan)
 {
-    const sgk_config *config = sgk_config_get();
-    char what[256];
-    if (plan->scatter)
+    char what[320];
+    if (plan->path == SGK_PATH_ATOMIC)
         snprintf(what, sizeof what,
-                 "path blocked (%lld blocks of %lld slots, updates applied in order per "
-                 "block%s); %lld updates to %lld distinct of %lld slots",
-                 (long long)plan->blocks, (long long)plan->block_slots,
+                 "path atomic (%s; pairs shared evenly between threads); %lld updates to "
+                 "%lld distinct of %lld slots",
+                 plan->why, (long long)plan->count, (long long)plan->distinct,
+                 (long long)plan->slots);
+    else if (plan->scatter)
+        snprintf(what, sizeof what,
+                 "path %s (%s; %lld blocks of %lld slots%s); %lld updates to %lld distinct of "
+                 "%lld slots",
+                 path_names[plan->path], plan->why, (long long)plan->blocks,
+                 (long long)plan->block_slots,
                  plan->column_parts > 1 ? ", slices split by columns between threads" : "",
                  (long long)plan->count, (long long)plan->distinct, (long long)plan->slots);
     else
@@ -222,21 +377,13 @@ static void describe(sgk_plan *plan)
                      ? "elements (vector gathers)"
                      : "rows",
                  (long long)plan->count, (long long)plan->slots);
-    /* The blocked path serves every reduction deterministically; a forced
-       sorted or atomic path has nothing to add yet and says so. */
-    char forced[80] = "";
-    if (plan->scatter && (config->reduce_path == SGK_PATH_CHOICE_SORTED ||
-                          config->reduce_path == SGK_PATH_CHOICE_ATOMIC))
-        snprintf(forced, sizeof forced, "; SGK_REDUCE_PATH=%s cannot serve it, fell back",
-                 sgk_path_choice_name(config->reduce_path));
-    else if (plan->scatter && config->reduce_path == SGK_PATH_CHOICE_SERIAL)
-        snprintf(forced, sizeof forced, "; serial forced by SGK_REDUCE_PATH");
     snprintf(plan->description, sizeof plan->description,
-             "%s %s %s%s: %s of %lld elements; threads %d; simd %s%s", plan->op,
+             "%s %s %s%s: %s of %lld elements; threads %d; simd %s%s%s", plan->op,
              sgk_dtype_name(plan->dtype), sgk_reduction_name(plan->reduction),
              plan->widen_reduce != NULL ? " (float32 accumulation)" : "", what,
-             (long long)plan->slice_len, plan->threads, sgk_simd_target_name(), forced);
-    if (config->verbose)
+             (long long)plan->slice_len, plan->threads, sgk_simd_target_name(),
+             plan->fallback[0] ? "; " : "", plan->fallback);
+    if (sgk_config_get()->verbose)
         fprintf(stderr, "sgk: %s\n", plan->description);
 }
 
@@ -279,7 +426,7 @@ sgk_status sgk_plan_build(const sgk_problem *p, bool for_caller, sgk_plan **out)
         return status;
     }
     if (p->scatter) {
-        status = plan_scatter(plan, p->flags, slot);
+        status = plan_scatter(plan, p->flags, !for_caller, slot);
     } else {
         plan->slot = slot;
         plan->path = SGK_PATH_GATHER;
