@@ -55,6 +55,25 @@ static void apply_wide(const job *j, float *acc, uint16_t *out, int64_t slots, i
     }
 }
 
+/* One segment [begin, end) of pairs to the same slot under
+   SGK_PLAN_WIDE_ACCUMULATE: widened once, reduced in float32, rounded once. */
+static void apply_wide_segment(const job *j, float *acc, uint16_t *out, int64_t begin,
+                               int64_t end)
+{
+    const sgk_plan *p = j->plan;
+    const bool f16 = p->dtype == SGK_FLOAT16;
+    const int64_t L = p->slice_len;
+    for (int64_t e = 0; e < L; e++)
+        acc[e] = f16 ? sgk_f16_to_f32(out[e]) : sgk_bf16_to_f32(out[e]);
+    for (int64_t i = begin; i < end; i++)
+        p->widen_reduce(acc,
+                        j->updates + (size_t)(p->position != NULL ? p->position[i] : i) *
+                                         j->slice_bytes,
+                        L);
+    for (int64_t e = 0; e < L; e++)
+        out[e] = f16 ? sgk_f32_to_f16(acc[e]) : sgk_f32_to_bf16(acc[e]);
+}
+
 /* Applies pairs [begin, end) of a block whose first slot is at `block`
    (elements [c0, c0 + width) of every slice, counted from `block`). */
 static void apply_pairs(const job *j, uint8_t *block, size_t col, int64_t begin, int64_t end,
@@ -161,7 +180,40 @@ static void apply_any_order(void *ctx, int worker, int64_t begin, int64_t end)
     apply_pairs(j, j->out, 0, begin, end, j->plan->slice_len);
 }
 
-static void scatter_atomic(job *j)
+/* The sorted-segment path: pairs sorted by slot, each range moved to the
+   next segment start so that every slot's updates stay with one thread, in
+   order. */
+static void apply_segments(void *ctx, int worker, int64_t begin, int64_t end)
+{
+    const job *j = ctx;
+    const sgk_plan *p = j->plan;
+    const int64_t *slot = p->slot;
+    while (begin > 0 && begin < p->count && slot[begin] == slot[begin - 1])
+        begin++;
+    while (end > 0 && end < p->count && slot[end] == slot[end - 1])
+        end++;
+    if (begin >= end)
+        return;
+    if (p->widen_reduce == NULL) {
+        apply_pairs(j, j->out, 0, begin, end, p->slice_len);
+        return;
+    }
+    float *acc = sgk_thread_scratch((size_t)p->slice_len * sizeof *acc);
+    for (int64_t i = begin, next; i < end; i = next) {
+        for (next = i + 1; next < end && slot[next] == slot[i]; next++)
+            continue;
+        uint16_t *out = (uint16_t *)(j->out + (size_t)slot[i] * j->slice_bytes);
+        if (acc != NULL)
+            apply_wide_segment(j, acc, out, i, next);
+        else /* no scratch: round after every update, as the definition does */
+            apply_pairs(j, j->out, 0, i, next, p->slice_len);
+    }
+    (void)worker;
+}
+
+/* Atomic and sorted-segment paths: the whole output is copied first, then
+   the pairs are shared between threads. */
+static void scatter_unblocked(job *j)
 {
     const sgk_plan *p = j->plan;
     int64_t bytes = p->slots * (int64_t)j->slice_bytes;
@@ -170,7 +222,8 @@ static void scatter_atomic(job *j)
     /* each pair reads its update and reads and writes its destination */
     int64_t moved = p->count * (int64_t)j->slice_bytes;
     sgk_parallel_for(p->count, p->threads, moved > INT64_MAX / 3 ? INT64_MAX : 3 * moved,
-                     p->parallel_min_bytes, apply_any_order, j);
+                     p->parallel_min_bytes,
+                     p->path == SGK_PATH_ATOMIC ? apply_any_order : apply_segments, j);
 }
 
 /* Traffic of blocks [0, b): their copy (unless in place) plus their
@@ -250,8 +303,8 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
                          gather_rows, &j);
         return SGK_OK;
     }
-    if (plan->path == SGK_PATH_ATOMIC) {
-        scatter_atomic(&j);
+    if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED) {
+        scatter_unblocked(&j);
         return SGK_OK;
     }
     if (plan->widen_reduce != NULL) {

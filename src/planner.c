@@ -155,50 +155,115 @@ static int64_t choose_column_parts(const sgk_plan *plan)
     return heaviest * plan->threads > total + total / 4 ? plan->threads : 1;
 }
 
-/* Sorts each block's pairs stably by slot (a counting sort over the block's
-   slots), blocks in parallel: the sorted-segment path's order. */
-static sgk_status sort_blocks_by_slot(sgk_plan *plan)
+typedef struct {
+    int64_t slot, pos, order;
+} pair_key;
+
+static int compare_pairs(const void *a_, const void *b_)
 {
-    const int64_t bs = plan->block_slots;
-    int64_t *count = sgk_alloc_array((bs + 1) * plan->threads, sizeof *count);
-    int64_t *tmp_slot = sgk_alloc_array(plan->count, sizeof *tmp_slot);
-    int64_t *tmp_pos = sgk_alloc_array(plan->count, sizeof *tmp_pos);
-    if (count == NULL || tmp_slot == NULL || tmp_pos == NULL) {
-        free(count), free(tmp_slot), free(tmp_pos);
-        return SGK_ERR_OUT_OF_MEMORY;
-    }
-    int64_t *slot = plan->slot, *pos = plan->position;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(plan->threads)
-    for (int64_t b = 0; b < plan->blocks; b++) {
-        int64_t begin = plan->block_start[b], end = plan->block_start[b + 1];
-        if (end - begin < 2)
-            continue;
-        int64_t *c = count + (bs + 1) * omp_get_thread_num(), s0 = b << plan->block_shift;
-        memset(c, 0, (size_t)(bs + 1) * sizeof *c);
+    const pair_key *a = a_, *b = b_;
+    if (a->slot != b->slot)
+        return a->slot < b->slot ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Sorts pairs [begin, end) of a bucket starting at slot s0, stably by slot,
+   into out_slot/out_pos: a counting sort when the pairs are many beside the
+   bucket's slots, else a comparison sort keyed on (slot, original order). */
+static bool sort_bucket(const sgk_plan *plan, int64_t s0, int64_t begin, int64_t end,
+                        int64_t *out_slot, int64_t *out_pos)
+{
+    const int64_t *slot = plan->slot, *pos = plan->position;
+    const int64_t n = end - begin, bs = plan->block_slots;
+    if (n * 4 >= bs) {
+        int64_t *c = calloc((size_t)bs + 1, sizeof *c);
+        if (c == NULL)
+            return false;
         for (int64_t i = begin; i < end; i++)
             c[slot[i] - s0 + 1]++;
         for (int64_t k = 1; k <= bs; k++)
             c[k] += c[k - 1];
         for (int64_t i = begin; i < end; i++) {
             int64_t at = begin + c[slot[i] - s0]++;
-            tmp_slot[at] = slot[i];
-            tmp_pos[at] = pos != NULL ? pos[i] : i;
+            out_slot[at] = slot[i];
+            out_pos[at] = pos != NULL ? pos[i] : i;
         }
+        free(c);
+        return true;
     }
-    /* blocks with fewer than two pairs were not copied */
+    pair_key *keys = malloc((size_t)n * sizeof *keys);
+    if (keys == NULL)
+        return false;
+    for (int64_t i = begin; i < end; i++)
+        keys[i - begin] = (pair_key){slot[i], pos != NULL ? pos[i] : i, i};
+    qsort(keys, (size_t)n, sizeof *keys, compare_pairs);
+    for (int64_t i = 0; i < n; i++) {
+        out_slot[begin + i] = keys[i].slot;
+        out_pos[begin + i] = keys[i].pos;
+    }
+    free(keys);
+    return true;
+}
+
+/* Sorts each block's pairs stably by slot, blocks in parallel: with the
+   blocks in slot order this sorts all pairs by slot, keeping each slot's
+   updates in their original order. */
+static sgk_status sort_blocks_by_slot(sgk_plan *plan)
+{
+    int64_t *tmp_slot = sgk_alloc_array(plan->count, sizeof *tmp_slot);
+    int64_t *tmp_pos = sgk_alloc_array(plan->count, sizeof *tmp_pos);
+    bool ok = tmp_slot != NULL && tmp_pos != NULL;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(plan->threads) if (ok)
     for (int64_t b = 0; b < plan->blocks; b++) {
-        int64_t begin = plan->block_start[b], end = plan->block_start[b + 1];
-        if (end - begin == 1) {
-            tmp_slot[begin] = slot[begin];
-            tmp_pos[begin] = pos != NULL ? pos[begin] : begin;
-        }
+        if (ok && !sort_bucket(plan, b << plan->block_shift, plan->block_start[b],
+                               plan->block_start[b + 1], tmp_slot, tmp_pos))
+            ok = false; /* benign race: only ever set to false */
     }
-    free(count);
+    if (!ok) {
+        free(tmp_slot), free(tmp_pos);
+        return SGK_ERR_OUT_OF_MEMORY;
+    }
     free(plan->slot);
     free(plan->position);
     plan->slot = tmp_slot;
     plan->position = tmp_pos;
     return SGK_OK;
+}
+
+static bool sorted_by_slot(const int64_t *slot, int64_t count)
+{
+    for (int64_t n = 1; n < count; n++)
+        if (slot[n] < slot[n - 1])
+            return false;
+    return true;
+}
+
+/* The sorted-segment path: all pairs sorted stably by slot, through buckets
+   of about one pair each (so the bucket table grows with the pairs, not
+   with the destination), each bucket then sorted by slot.  Takes ownership
+   of slot and position. */
+static sgk_status plan_sorted(sgk_plan *plan, int64_t *slot, int64_t *position)
+{
+    plan->slot = slot;
+    plan->position = position;
+    if (sorted_by_slot(slot, plan->count))
+        return SGK_OK;
+    plan->block_shift = 0;
+    while (plan->block_shift < 62 && plan->slots >> plan->block_shift > plan->count)
+        plan->block_shift++;
+    plan->block_slots = INT64_C(1) << plan->block_shift;
+    plan->blocks = plan->slots / plan->block_slots + (plan->slots % plan->block_slots != 0);
+    plan->slot = plan->position = NULL;
+    sgk_status status = group_by_block(plan, slot, position);
+    free(slot);
+    free(position);
+    if (status == SGK_OK)
+        status = sort_blocks_by_slot(plan);
+    /* the executor walks segments, not buckets */
+    free(plan->block_start);
+    plan->block_start = NULL;
+    plan->blocks = 0;
+    return status;
 }
 
 /* Blocked paths count slots from their block's first slot: the executor
@@ -227,8 +292,6 @@ static sgk_status plan_blocks(sgk_plan *plan, int64_t *slot, int64_t *position)
         free(slot);
         free(position);
     }
-    if (status == SGK_OK && plan->path == SGK_PATH_SORTED)
-        status = sort_blocks_by_slot(plan);
     if (status != SGK_OK)
         return status;
     make_slots_block_local(plan);
@@ -283,6 +346,16 @@ static void choose_scatter_path(sgk_plan *plan, uint32_t flags, bool one_shot)
     case SGK_PATH_CHOICE_AUTO:
         break;
     }
+    /* Thresholds: README, "Choosing a reduction path" (bench/compare-paths). */
+    const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
+    const int64_t out_bytes = plan->slots * slice_bytes;
+    const int64_t moved = out_bytes + 2 * plan->count * slice_bytes;
+    if (moved < plan->parallel_min_bytes || plan->threads <= 1) {
+        /* one thread either way: one block, pairs in order, nothing to group */
+        plan->path = SGK_PATH_SERIAL;
+        plan->why = plan->threads <= 1 ? "one thread" : "below SGK_PARALLEL_MIN_BYTES";
+        return;
+    }
     /* A one-shot call pays for its grouping every time; the atomic path
        needs none, and in a plan that is reused its execution is no faster
        than owner-computes blocks (random read-modify-writes in memory
@@ -291,6 +364,14 @@ static void choose_scatter_path(sgk_plan *plan, uint32_t flags, bool one_shot)
         plan->path = SGK_PATH_ATOMIC;
         plan->why = none ? "one-shot, last updates only: no grouping needed"
                          : "one-shot, order-independent: no grouping needed";
+        return;
+    }
+    /* Fewer updates than cache-sized destination blocks: a block table
+       would outgrow the pairs, and most blocks would be plain copies. */
+    int64_t block_slots = slice_bytes > 0 ? block_bytes() / slice_bytes : plan->slots;
+    if (block_slots > 0 && plan->slots / block_slots > plan->count) {
+        plan->path = SGK_PATH_SORTED;
+        plan->why = "fewer updates than destination blocks";
         return;
     }
     plan->path = SGK_PATH_OWNER;
@@ -333,6 +414,8 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
         plan->position = position;
         return SGK_OK;
     }
+    if (plan->path == SGK_PATH_SORTED)
+        return plan_sorted(plan, slot, position);
     return plan_blocks(plan, slot, position);
 }
 
@@ -357,12 +440,15 @@ static sgk_status narrow_element_slots(sgk_plan *plan)
 static void describe(sgk_plan *plan)
 {
     char what[320];
-    if (plan->path == SGK_PATH_ATOMIC)
+    if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED)
         snprintf(what, sizeof what,
-                 "path atomic (%s; pairs shared evenly between threads); %lld updates to "
-                 "%lld distinct of %lld slots",
-                 plan->why, (long long)plan->count, (long long)plan->distinct,
-                 (long long)plan->slots);
+                 "path %s (%s; %s); %lld updates to %lld distinct of %lld slots",
+                 path_names[plan->path], plan->why,
+                 plan->path == SGK_PATH_ATOMIC
+                     ? "output copied, then pairs shared evenly between threads"
+                     : "output copied, then one segment per slot, segments shared between "
+                       "threads",
+                 (long long)plan->count, (long long)plan->distinct, (long long)plan->slots);
     else if (plan->scatter)
         snprintf(what, sizeof what,
                  "path %s (%s; %lld blocks of %lld slots%s); %lld updates to %lld distinct of "
