@@ -519,37 +519,45 @@ static int legacy_description(const char *desc)
     return 1;
 }
 
-static int names_path(const char *desc, const char *name)
+/* The path a description names first ("path <name>"), or NULL: the chosen
+   one, even if the text mentions another later (say, what it fell back from). */
+static const char *chosen_path(const char *desc)
 {
-    char needle[64];
-    snprintf(needle, sizeof needle, "path %s", name);
-    const char *p = strstr(desc, needle);
-    if (p == NULL)
-        return 0;
-    char next = p[strlen(needle)];
-    return next == '\0' || next == ' ' || next == ';' || next == ',' || next == '(';
+    static const char *const scatter_paths[] = {"owner-computes", "sorted-segment", "atomic",
+                                                "serial"};
+    const char *best = NULL, *best_at = NULL;
+    for (size_t i = 0; i < sizeof scatter_paths / sizeof *scatter_paths; i++) {
+        char needle[64];
+        snprintf(needle, sizeof needle, "path %s", scatter_paths[i]);
+        for (const char *p = strstr(desc, needle); p != NULL; p = strstr(p + 1, needle)) {
+            char next = p[strlen(needle)];
+            if (next != '\0' && next != ' ' && next != ';' && next != ',' && next != '(')
+                continue;
+            if (best_at == NULL || p < best_at) {
+                best = scatter_paths[i];
+                best_at = p;
+            }
+            break;
+        }
+    }
+    return best;
 }
 
 /* NULL when the description keeps the contract, else what it breaks. */
 static const char *description_problem(const pcase *c, uint32_t flags, const char *desc)
 {
-    static const char *const scatter_paths[] = {"owner-computes", "sorted-segment", "atomic",
-                                                "serial"};
     int legacy = legacy_description(desc);
-    int named = 0;
-    for (size_t i = 0; i < 4; i++)
-        named += names_path(desc, scatter_paths[i]);
-    if (named != 1 && !legacy)
-        return "does not name exactly one of the paths owner-computes, sorted-segment, "
-               "atomic, serial";
-    if (env_path_name != NULL && !names_path(desc, env_path_name) &&
+    const char *path = chosen_path(desc);
+    if (path == NULL && !legacy)
+        return "names none of the paths owner-computes, sorted-segment, atomic, serial";
+    if (env_path_name != NULL && !(path != NULL && strcmp(path, env_path_name) == 0) &&
         strstr(desc, "fell back") == NULL &&
         !(legacy && strcmp(env_path, "serial") == 0 &&
           strstr(desc, "serial forced by SGK_REDUCE_PATH") != NULL))
         return "names neither the forced SGK_REDUCE_PATH nor \"fell back\"";
-    if (tol_order_sensitive(c->dtype, c->red) && !tol_reorder_allowed(flags) &&
-        names_path(desc, "atomic"))
-        return "float add/sub/mul must be exact here, yet the plan names path atomic";
+    if (tol_order_sensitive(c->dtype, c->red) && !tol_reorder_allowed(flags) && path != NULL &&
+        strcmp(path, "atomic") == 0)
+        return "float add/sub/mul must be exact here, yet the plan chose path atomic";
     return NULL;
 }
 
