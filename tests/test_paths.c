@@ -505,20 +505,6 @@ static void check_output(const pcase *c, const char *route, const char *desc, in
 
 /* ---- plan descriptions -------------------------------------------------------- */
 
-/* TRANSITIONAL: the library on this branch predates the path names of the
-   contract; its one scatter path is called "blocked", and SGK_REDUCE_PATH=serial
-   is reported as "serial forced by SGK_REDUCE_PATH".  While descriptions
-   still say "path blocked", those two deviations are tolerated (and counted);
-   once the new paths land, delete this function and its two uses. */
-static long legacy_descriptions;
-static int legacy_description(const char *desc)
-{
-    if (strstr(desc, "path blocked") == NULL)
-        return 0;
-    legacy_descriptions++;
-    return 1;
-}
-
 /* The path a description names first ("path <name>"), or NULL: the chosen
    one, even if the text mentions another later (say, what it fell back from). */
 static const char *chosen_path(const char *desc)
@@ -546,14 +532,11 @@ static const char *chosen_path(const char *desc)
 /* NULL when the description keeps the contract, else what it breaks. */
 static const char *description_problem(const pcase *c, uint32_t flags, const char *desc)
 {
-    int legacy = legacy_description(desc);
     const char *path = chosen_path(desc);
-    if (path == NULL && !legacy)
+    if (path == NULL)
         return "names none of the paths owner-computes, sorted-segment, atomic, serial";
     if (env_path_name != NULL && !(path != NULL && strcmp(path, env_path_name) == 0) &&
-        strstr(desc, "fell back") == NULL &&
-        !(legacy && strcmp(env_path, "serial") == 0 &&
-          strstr(desc, "serial forced by SGK_REDUCE_PATH") != NULL))
+        strstr(desc, "fell back") == NULL)
         return "names neither the forced SGK_REDUCE_PATH nor \"fell back\"";
     if (tol_order_sensitive(c->dtype, c->red) && !tol_reorder_allowed(flags) && path != NULL &&
         strcmp(path, "atomic") == 0)
@@ -821,9 +804,8 @@ static void test_teeth_were_checked(void **state)
 {
     (void)state;
     printf("test_paths: %ld executions; reordered comparison accepted %ld other orders, "
-           "rejected %ld perturbed results (%ld cases had no update to perturb); "
-           "%ld legacy plan descriptions\n",
-           executions, orders_checked, teeth_checked, teeth_skipped, legacy_descriptions);
+           "rejected %ld perturbed results (%ld cases had no update to perturb)\n",
+           executions, orders_checked, teeth_checked, teeth_skipped);
     assert_true(teeth_checked > 0);
     assert_true(orders_checked > 0);
 }
