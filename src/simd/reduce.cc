@@ -276,15 +276,28 @@ struct ComplexMul {
 
 // ---- the driver ----------------------------------------------------------------
 
-// One slice of n T values: full vectors, then 128-bit vectors, then single
-// lanes, all through the same Op.
+// The rest of a slice, shorter than a full vector: vectors of kLanes,
+// kLanes/2, ... 1 lanes, each used at most once (a narrow slice costs a few
+// operations, not one per element).
+template <class Op, size_t kLanes>
+HWY_INLINE void ApplyTail(typename Op::T* HWY_RESTRICT dst,
+                          const typename Op::T* HWY_RESTRICT src, size_t e, size_t n) {
+  const hn::CappedTag<typename Op::Lane, kLanes> d;
+  const size_t step = hn::Lanes(d) * Op::kScalars;
+  if (e + step <= n) {
+    Op()(d, dst + e, src + e);
+    e += step;
+  }
+  if constexpr (kLanes > 1) ApplyTail<Op, kLanes / 2>(dst, src, e, n);
+}
+
+// One slice of n T values: full vectors (two at a time while they last),
+// then the tail, all through the same Op.
 template <class Op>
 HWY_INLINE void ApplySlice(typename Op::T* HWY_RESTRICT dst,
                            const typename Op::T* HWY_RESTRICT src, size_t n) {
   using Lane = typename Op::Lane;
   const hn::ScalableTag<Lane> d;
-  const hn::CappedTag<Lane, 16 / sizeof(Lane)> d128;
-  const hn::CappedTag<Lane, 1> d1;
   const Op op;
   const size_t step = hn::Lanes(d) * Op::kScalars;
   size_t e = 0;
@@ -293,13 +306,13 @@ HWY_INLINE void ApplySlice(typename Op::T* HWY_RESTRICT dst,
     op(d, dst + e + step, src + e + step);
   }
   for (; e + step <= n; e += step) op(d, dst + e, src + e);
-  const size_t step128 = hn::Lanes(d128) * Op::kScalars;
-  for (; e + step128 <= n; e += step128) op(d128, dst + e, src + e);
-  for (; e < n; e += Op::kScalars) op(d1, dst + e, src + e);
+  constexpr size_t kHalf = HWY_LANES(Lane) / 2;
+  if constexpr (kHalf >= 1) ApplyTail<Op, kHalf>(dst, src, e, n);
 }
 
 // Pairs ahead whose update slice is prefetched, as in move_slices.cc.
 constexpr int64_t kPrefetchAhead = 2;
+constexpr size_t kPrefetchMinBytes = 256;
 
 // The sgk_apply_fn contract (src/reduce.h); kPerElement T values make one
 // element (2 for complex).
@@ -311,10 +324,13 @@ void Apply(void* dst_v, const int64_t* slot, const void* src_v, const int64_t* p
   const T* src = static_cast<const T*>(src_v);
   const size_t row = static_cast<size_t>(stride) * kPerElement;
   const size_t n = static_cast<size_t>(width) * kPerElement;
+  // Updates picked through pos are read out of order: fetch the slice after
+  // next (up to 1 KiB of it) while this one is reduced.  Short slices do
+  // without: out-of-order execution already overlaps their loads, and the
+  // prefetches made them slower (measured with AVX3, 16-32 byte slices).
+  const bool prefetch = pos != nullptr && n * sizeof(T) >= kPrefetchMinBytes;
   for (int64_t i = begin; i < end; i++) {
-    // Updates picked through pos are read out of order: fetch the slice
-    // after next (up to 1 KiB of it) while this one is reduced.
-    if (pos != nullptr && i + kPrefetchAhead < end) {
+    if (prefetch && i + kPrefetchAhead < end) {
       const uint8_t* next =
           reinterpret_cast<const uint8_t*>(src + static_cast<size_t>(pos[i + kPrefetchAhead]) * row);
       for (size_t b = 0; b < n * sizeof(T) && b < 1024; b += 64) hwy::Prefetch(next + b);
