@@ -2,7 +2,7 @@
 // and the same arithmetic as the scalar kernels of src/reduce.c (the
 // reference), lane by lane.  Every cell is an Op (what one vector step does
 // to dst and src) run by one driver; the tail of a slice runs the same Op on
-// one-lane vectors, so it cannot compute anything the body would not.
+// narrower vectors, so it cannot compute anything the body would not.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd/reduce.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
