@@ -124,8 +124,17 @@ static void random_value(rng_t *r, sgk_dtype dtype, void *p)
         break;
     }
     case SGK_FLOAT16: case SGK_BFLOAT16: {
+        /* largest finite, subnormal edges, 1 and its neighbour, half an ulp
+           of 1 (1 + it is a rounding tie), inf, quiet and signaling NaN */
+        static const uint16_t f16_edges[] = {0x7bff, 0xfbfe, 0x0001, 0x83ff, 0x0400, 0x3c00,
+                                             0x3c01, 0x1000, 0x7c00, 0x7e00, 0x7c01, 0x8000};
+        static const uint16_t bf16_edges[] = {0x7f7f, 0xff7e, 0x0001, 0x807f, 0x0080, 0x3f80,
+                                              0x3f81, 0x3b80, 0x7f80, 0x7fc0, 0x7f81, 0x8000};
+        const uint16_t *edges = dtype == SGK_FLOAT16 ? f16_edges : bf16_edges;
         uint16_t h;
-        if (rng_percent(r, 5)) {
+        if (rng_percent(r, 10)) {
+            h = edges[rng_range(r, 0, 11)];
+        } else if (rng_percent(r, 5)) {
             h = (uint16_t)rng_next(r); /* any pattern: subnormals, payload NaNs */
         } else {
             float f = (float)random_real(r, dtype == SGK_FLOAT16 ? -27 : -135,
@@ -728,6 +737,51 @@ static void run_op(int op, int cases_per_combo, int large, uint64_t salt)
         sgk_set_num_threads(0);
 }
 
+/* ScatterND with k = 1 on [slots, len] data: whole slices of `len`
+   elements, each slot hit several times (duplicates).  The lengths straddle
+   the vector kernels' cases: a single element, shorter than a vector, full
+   vectors plus a tail. */
+static const int64_t slice_lens[] = {1, 3, 17, 64, 129};
+
+static void run_slices(uint64_t salt)
+{
+    for (int dt = 0; dt < 16; dt++) {
+        for (int red = 0; red < 6; red++) {
+            if (!ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
+                continue;
+            for (size_t l = 0; l < sizeof slice_lens / sizeof *slice_lens; l++) {
+                tcase c;
+                memset(&c, 0, sizeof c);
+                c.seed = case_seed(OP_SCATTER_ND, dt, red, (int)l, salt);
+                rng_t r = {c.seed};
+                c.op = OP_SCATTER_ND;
+                c.dtype = (sgk_dtype)dt;
+                c.red = (sgk_reduction)red;
+                c.idtype = rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
+                c.threads = -1;
+                c.test = "slices";
+                c.drank = c.urank = c.irank = 2;
+                c.dshape[0] = rng_range(&r, 1, 5);
+                c.dshape[1] = slice_lens[l];
+                c.ishape[0] = c.ushape[0] = rng_range(&r, 6, 16);
+                c.ishape[1] = 1;
+                c.ushape[1] = slice_lens[l];
+                finish_shapes(&c);
+                c.indices = random_indices(&r, c.idtype, c.in, c.dshape, 1, 1);
+                run_case(&c, &r);
+            }
+        }
+    }
+}
+
+static void test_slices(void **state)
+{
+    (void)state;
+    int before = total_failures;
+    run_slices(0x511CE000ull);
+    assert_int_equal(total_failures - before, 0);
+}
+
 /* ---- tests ------------------------------------------------------------ */
 
 static const int ops[] = {OP_SCATTER_ND, OP_GATHER_ND, OP_SCATTER_ELEMENTS, OP_GATHER_ELEMENTS};
@@ -768,6 +822,7 @@ int main(void)
         {"small_gather_nd", test_small, NULL, NULL, (void *)&ops[1]},
         {"small_scatter_elements", test_small, NULL, NULL, (void *)&ops[2]},
         {"small_gather_elements", test_small, NULL, NULL, (void *)&ops[3]},
+        {"slices", test_slices, NULL, NULL, NULL},
         {"large_scatter_nd", test_large, NULL, NULL, (void *)&ops[0]},
         {"large_gather_nd", test_large, NULL, NULL, (void *)&ops[1]},
         {"large_scatter_elements", test_large, NULL, NULL, (void *)&ops[2]},

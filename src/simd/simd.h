@@ -35,6 +35,19 @@ void sgk_simd_gather_elements32(void *out, const void *data, const int32_t *slot
 void sgk_simd_gather_elements64(void *out, const void *data, const int64_t *slot,
                                 int64_t begin, int64_t end);
 
+/* The vectorized twin of sgk_apply_fn (src/reduce.h), same contract and
+   the same results bit for bit: for each pair i in [begin, end), in order,
+   elements [0, width) of the slice at dst + slot[i] * stride = f(them, the
+   same elements of the slice at src + (pos ? pos[i] : i) * stride). */
+typedef void (*sgk_simd_apply_fn)(void *dst, const int64_t *slot, const void *src,
+                                  const int64_t *pos, int64_t begin, int64_t end,
+                                  int64_t stride, int64_t width);
+
+/* The kernel for an sgk_dtype and sgk_reduction (as ints, so that this header
+   needs no other), or NULL where there is none: NONE and unsupported
+   cells. */
+sgk_simd_apply_fn sgk_simd_apply_kernel(int dtype, int reduction);
+
 #ifdef __cplusplus
 }
 #endif
