@@ -191,13 +191,23 @@ def gather_elements(data, indices, axis=0):
     return out
 
 
-def same(a, b):
+def same(a, b, any_nan=False):
     """Exact equality: same dtype and shape, floats and complex compared bit
-    for bit (so NaN payloads, and +0 against -0, count), strings by value."""
+    for bit (so NaN payloads, and +0 against -0, count), strings by value.
+    any_nan: a NaN equals any NaN, for arithmetic reductions, where IEEE 754
+    leaves open which input NaN's payload a sum or product of two NaNs keeps
+    (and a vector unit and a scalar one may keep different ones)."""
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype != b.dtype or a.shape != b.shape:
         return False
     a, b = a.reshape(-1), b.reshape(-1)
+    if any_nan and (a.dtype.kind in "fc" or a.dtype == BFLOAT16):
+        wide = np.complex128 if a.dtype.kind == "c" else np.float64
+        x, y = a.astype(wide).view(np.float64), b.astype(wide).view(np.float64)
+        both = np.isnan(x) & np.isnan(y)
+        x, y = np.where(both, 0.0, x), np.where(both, 0.0, y)
+        a, b = x.astype(np.float64), y.astype(np.float64)
+        return np.array_equal(a.view(np.uint64), b.view(np.uint64))
     if a.dtype.kind in "OUS":
         return all(x == y for x, y in zip(a.reshape(-1), b.reshape(-1)))
     if a.dtype.kind == "b":

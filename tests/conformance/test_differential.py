@@ -747,7 +747,8 @@ def main():
             failures.append(f"{case.id}: sgk raised {type(e).__name__}: {e.message}\n"
                             f"      {case.reproducer()}")
             ok = False
-        if got is not None and not definition.same(got, want):
+        arithmetic = case.reduction in ("add", "sub", "mul")
+        if got is not None and not definition.same(got, want, any_nan=arithmetic):
             failures.append(f"{case.id}: sgk differs from the definition (sgk bug): "
                             f"{definition.describe_difference(got, want)}\n"
                             f"      {case.reproducer()}")
