@@ -1,8 +1,10 @@
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "duplicates.h"
 #include "memory.h"
+#include "parallel/parallel_for.h"
 
 /* A bitmap costs slots/8 bytes to clear; beside count pairs that is worth it
    while it stays within a few bytes per pair. */
@@ -49,19 +51,55 @@ static slot_pair *sorted_pairs(const int64_t *slot, int64_t count)
     return pairs;
 }
 
+/* Per pair: the slot read, and a random bitmap word touched. */
+#define BITMAP_BYTES_PER_PAIR 16
+
+typedef struct {
+    const int64_t *slot;
+    uint64_t *bits;
+    int64_t found;
+} count_job;
+
+/* Threads set bits of one shared bitmap; a pair counts when its fetch-or
+   finds the bit clear, which happens exactly once per distinct slot, so the
+   total equals the serial count whatever the interleaving.  The plain load
+   first skips the atomic (and the cache line's ownership) for repeats. */
+static void count_range(void *ctx, int worker, int64_t begin, int64_t end)
+{
+    (void)worker;
+    count_job *job = ctx;
+    int64_t found = 0;
+    for (int64_t n = begin; n < end; n++) {
+        int64_t s = job->slot[n];
+        uint64_t bit = UINT64_C(1) << (s & 63), *word = &job->bits[s >> 6];
+        if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bit) == 0 &&
+            (__atomic_fetch_or(word, bit, __ATOMIC_RELAXED) & bit) == 0)
+            found++;
+    }
+    __atomic_fetch_add(&job->found, found, __ATOMIC_RELAXED);
+}
+
 sgk_status sgk_count_distinct(const int64_t *slot, int64_t count, int64_t slots,
-                              int64_t *distinct)
+                              int threads, int64_t min_bytes, int64_t *distinct)
 {
     int64_t found = 0;
     if (count <= 1) {
         found = count;
     } else if (bitmap_pays(count, slots)) {
-        uint64_t *bits = new_bitmap(slots);
-        if (bits == NULL)
+        count_job job = {slot, new_bitmap(slots), 0};
+        if (job.bits == NULL)
             return SGK_ERR_OUT_OF_MEMORY;
-        for (int64_t n = 0; n < count; n++)
-            found += !test_and_set(bits, slot[n]);
-        free(bits);
+        if (sgk_parallel_threads(count, threads, count * BITMAP_BYTES_PER_PAIR, min_bytes) > 1) {
+            sgk_parallel_for(count, threads, count * BITMAP_BYTES_PER_PAIR, min_bytes,
+                             count_range, &job);
+            found = job.found;
+        } else {
+            /* Alone, plain read-modify-writes: a locked one costs more than
+               the rest of the loop. */
+            for (int64_t n = 0; n < count; n++)
+                found += !test_and_set(job.bits, slot[n]);
+        }
+        free(job.bits);
     } else {
         slot_pair *pairs = sorted_pairs(slot, count);
         if (pairs == NULL)
@@ -74,10 +112,60 @@ sgk_status sgk_count_distinct(const int64_t *slot, int64_t count, int64_t slots,
     return SGK_OK;
 }
 
+/* Last occurrences in parallel: pair n of chunk t is the last of its slot
+   when no later pair of its chunk, and no pair of a later chunk, names the
+   slot.  Each thread marks its chunk's slots in a bitmap of its own; a pass
+   over the words turns bitmap t into the union of the later chunks' ones;
+   then each thread walks its chunk backwards from that union, as the serial
+   walk does.  Costs team bitmaps: the team is capped so that they stay
+   within two words a pair. */
+static bool last_occurrences_parallel(const int64_t *slot, int64_t count, int64_t slots,
+                                      int threads, int64_t min_bytes, bool *keep)
+{
+    const int64_t words = slots / 64 + 1;
+    int team = sgk_parallel_threads(count, threads, count * BITMAP_BYTES_PER_PAIR, min_bytes);
+    while (team > 1 && team * words > 2 * count)
+        team--;
+    if (team <= 1)
+        return false;
+    uint64_t *bits = sgk_alloc_array(team * words, sizeof *bits);
+    if (bits == NULL)
+        return false; /* the serial walk needs less */
+#pragma omp parallel num_threads(team)
+    {
+        const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+        const int64_t begin = count / nt * t + (t < count % nt ? t : count % nt);
+        const int64_t end = begin + count / nt + (t < count % nt);
+        uint64_t *own = bits + t * words;
+        memset(own, 0, (size_t)words * sizeof *own);
+        for (int64_t n = begin; n < end; n++)
+            own[slot[n] >> 6] |= UINT64_C(1) << (slot[n] & 63);
+#pragma omp barrier
+        /* Exclusive suffix union over the chunks, word range by word range. */
+        const int64_t w0 = words / nt * t + (t < words % nt ? t : words % nt);
+        const int64_t w1 = w0 + words / nt + (t < words % nt);
+        for (int64_t w = w0; w < w1; w++) {
+            uint64_t later = 0;
+            for (int64_t u = nt - 1; u >= 0; u--) {
+                uint64_t mine = bits[u * words + w];
+                bits[u * words + w] = later;
+                later |= mine;
+            }
+        }
+#pragma omp barrier
+        for (int64_t n = end - 1; n >= begin; n--)
+            keep[n] = !test_and_set(own, slot[n]);
+    }
+    free(bits);
+    return true;
+}
+
 sgk_status sgk_find_last_occurrences(const int64_t *slot, int64_t count, int64_t slots,
-                                     bool *keep)
+                                     int threads, int64_t min_bytes, bool *keep)
 {
     if (bitmap_pays(count, slots)) {
+        if (last_occurrences_parallel(slot, count, slots, threads, min_bytes, keep))
+            return SGK_OK;
         uint64_t *bits = new_bitmap(slots);
         if (bits == NULL)
             return SGK_ERR_OUT_OF_MEMORY;

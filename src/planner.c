@@ -8,6 +8,7 @@
 #include "error.h"
 #include "index_map.h"
 #include "memory.h"
+#include "parallel/partition.h"
 #include "plan.h"
 #include "runtime_config.h"
 #include "simd/simd.h"
@@ -43,7 +44,8 @@ static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **posi
     bool *keep = sgk_alloc_array(plan->count, sizeof *keep);
     int64_t *pos = sgk_alloc_array(plan->distinct, sizeof *pos);
     sgk_status status = keep != NULL && pos != NULL
-                            ? sgk_find_last_occurrences(slot, plan->count, plan->slots, keep)
+                            ? sgk_find_last_occurrences(slot, plan->count, plan->slots,
+                                                        plan->threads, plan->parallel_min_bytes, keep)
                             : SGK_ERR_OUT_OF_MEMORY;
     if (status == SGK_OK) {
         int64_t out = 0;
@@ -83,28 +85,21 @@ static bool blocks_in_order(sgk_plan *plan, const int64_t *slot)
     return true;
 }
 
-/* Stable counting sort of the pairs by destination block. */
+/* Stable partition of the pairs by destination block (in parallel: the
+   serial counting sort cost more than an execution for millions of pairs). */
 static sgk_status group_by_block(sgk_plan *plan, const int64_t *slot, const int64_t *position)
 {
-    const int64_t blocks = plan->blocks;
-    const int shift = plan->block_shift;
-    int64_t *start = sgk_alloc_zeroed(blocks + 2, sizeof *start);
+    int64_t *start = sgk_alloc_array(plan->blocks + 1, sizeof *start);
     int64_t *bslot = sgk_alloc_array(plan->count, sizeof *bslot);
     int64_t *bpos = sgk_alloc_array(plan->count, sizeof *bpos);
-    if (start == NULL || bslot == NULL || bpos == NULL) {
+    sgk_status status = start != NULL && bslot != NULL && bpos != NULL
+                            ? sgk_partition_stable(slot, position, plan->count, plan->block_shift,
+                                                   plan->blocks, plan->threads,
+                                                   plan->parallel_min_bytes, start, bslot, bpos)
+                            : SGK_ERR_OUT_OF_MEMORY;
+    if (status != SGK_OK) {
         free(start), free(bslot), free(bpos);
-        return SGK_ERR_OUT_OF_MEMORY;
-    }
-    for (int64_t n = 0; n < plan->count; n++)
-        start[(slot[n] >> shift) + 2]++;
-    for (int64_t b = 2; b < blocks + 2; b++)
-        start[b] += start[b - 1];
-    /* start[b + 1] is now where block b begins: advance it while filling, so
-       that afterwards start[b] is where block b begins. */
-    for (int64_t n = 0; n < plan->count; n++) {
-        int64_t i = start[(slot[n] >> shift) + 1]++;
-        bslot[i] = slot[n];
-        bpos[i] = position != NULL ? position[n] : n;
+        return status;
     }
     plan->block_start = start;
     plan->slot = bslot;
@@ -159,7 +154,8 @@ static int64_t choose_column_parts(const sgk_plan *plan)
 static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, int64_t *slot)
 {
     int64_t *position = NULL;
-    sgk_status status = sgk_count_distinct(slot, plan->count, plan->slots, &plan->distinct);
+    sgk_status status = sgk_count_distinct(slot, plan->count, plan->slots, plan->threads,
+                                             plan->parallel_min_bytes, &plan->distinct);
     /* In-order application already lets the last update win; dropping the
        overwritten ones first pays only when they carry more bytes than the
        position list it costs (8 bytes a pair, read again at every run). */
