@@ -1,7 +1,7 @@
 /*
  * partition-bench: the planner's grouping of (slot, position) pairs, timed.
  *
- *   partition-bench [--reps N]
+ *   partition-bench [--reps N] [--warm]
  *
  * Cases: 2M and 4M uniform pairs into 4M slots, blocks of 2^17 slots (what
  * elementwise_add plans), and 65536 Zipf(1.1) pairs into 50000 slots, blocks
@@ -12,7 +12,9 @@
  * thread, it has no parallel mode) with and without packing and unpacking,
  * and the duplicate counts at 1 and 2 threads.  Every variant allocates its
  * outputs inside the timed region, as the planner does: page faults of fresh
- * arrays are part of the cost.  Prints the median and minimum of N runs.
+ * arrays are part of the cost; --warm reuses the partitions' outputs
+ * between runs instead, to tell the faults from the work.  Prints the median
+ * and minimum of N runs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -36,6 +38,29 @@ typedef struct {
     int shift;
     uint64_t *packed; /* for the sort-only vqsort variant */
 } bench_case;
+
+/* --warm: the partitions' three outputs, kept from run to run. */
+static bool warm;
+static void *kept[3];
+static int64_t kept_len[3];
+
+static void *out_array(int which, int64_t n)
+{
+    if (!warm)
+        return sgk_alloc_array(n, sizeof(int64_t));
+    if (kept_len[which] < n) {
+        free(kept[which]);
+        kept[which] = sgk_alloc_zeroed(n, sizeof(int64_t));
+        kept_len[which] = n;
+    }
+    return kept[which];
+}
+
+static void out_free(void *p)
+{
+    if (!warm)
+        free(p);
+}
 
 static double now_ms(void)
 {
@@ -63,8 +88,7 @@ static void check(sgk_status status)
 static void old_group_by_block(const bench_case *c)
 {
     int64_t *start = sgk_alloc_zeroed(c->buckets + 2, sizeof *start);
-    int64_t *bslot = sgk_alloc_array(c->count, sizeof *bslot);
-    int64_t *bpos = sgk_alloc_array(c->count, sizeof *bpos);
+    int64_t *bslot = out_array(1, c->count), *bpos = out_array(2, c->count);
     for (int64_t n = 0; n < c->count; n++)
         start[(c->slot[n] >> c->shift) + 2]++;
     for (int64_t b = 2; b < c->buckets + 2; b++)
@@ -74,14 +98,13 @@ static void old_group_by_block(const bench_case *c)
         bslot[i] = c->slot[n];
         bpos[i] = n;
     }
-    free(start), free(bslot), free(bpos);
+    free(start), out_free(bslot), out_free(bpos);
 }
 
 static void partition(const bench_case *c, int threads, bool sort_blocks)
 {
     int64_t *start = sgk_alloc_array(c->buckets + 1, sizeof *start);
-    int64_t *bslot = sgk_alloc_array(c->count, sizeof *bslot);
-    int64_t *bpos = sgk_alloc_array(c->count, sizeof *bpos);
+    int64_t *bslot = out_array(1, c->count), *bpos = out_array(2, c->count);
     check(sgk_partition_stable(c->slot, NULL, c->count, c->shift, c->buckets, threads, 0, start,
                                bslot, bpos));
     if (sort_blocks) {
@@ -90,7 +113,7 @@ static void partition(const bench_case *c, int threads, bool sort_blocks)
                                                segments, threads, 0));
         free(segments);
     }
-    free(start), free(bslot), free(bpos);
+    free(start), out_free(bslot), out_free(bpos);
 }
 
 static void partition_t1(const bench_case *c) { partition(c, 1, false); }
@@ -206,8 +229,10 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) {
             reps = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--warm") == 0) {
+            warm = true;
         } else {
-            fprintf(stderr, "usage: partition-bench [--reps N]\n");
+            fprintf(stderr, "usage: partition-bench [--reps N] [--warm]\n");
             return 2;
         }
     }
@@ -221,7 +246,8 @@ int main(int argc, char **argv)
         {"4M uniform pairs into 4M slots, blocks of 2^17", 4 << 20, 4 << 20, 17, false},
         {"65536 Zipf(1.1) pairs into 50000 slots, blocks of 2^9", 65536, 50000, 9, true},
     };
-    printf("partition-bench: median (min) of %d runs, outputs allocated in the timing\n", reps);
+    printf("partition-bench: median (min) of %d runs, partition outputs %s\n", reps,
+           warm ? "reused (--warm)" : "allocated in the timing");
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         int64_t *slot = malloc((size_t)cases[k].count * sizeof *slot);
         if (cases[k].zipf)
