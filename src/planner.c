@@ -11,6 +11,7 @@
 #include "index_map.h"
 #include "memory.h"
 #include "parallel/atomic_reduce.h"
+#include "parallel/partition.h"
 #include "plan.h"
 #include "runtime_config.h"
 #include "simd/simd.h"
@@ -46,7 +47,9 @@ static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **posi
     bool *keep = sgk_alloc_array(plan->count, sizeof *keep);
     int64_t *pos = sgk_alloc_array(plan->count, sizeof *pos);
     sgk_status status = keep != NULL && pos != NULL
-                            ? sgk_find_last_occurrences(slot, plan->count, plan->slots, keep)
+                            ? sgk_find_last_occurrences(slot, plan->count, plan->slots,
+                                                        plan->threads, plan->parallel_min_bytes,
+                                                        keep)
                             : SGK_ERR_OUT_OF_MEMORY;
     if (status == SGK_OK) {
         int64_t out = 0;
@@ -89,25 +92,17 @@ static bool blocks_in_order(sgk_plan *plan, const int64_t *slot)
 /* Stable counting sort of the pairs by destination block. */
 static sgk_status group_by_block(sgk_plan *plan, const int64_t *slot, const int64_t *position)
 {
-    const int64_t blocks = plan->blocks;
-    const int shift = plan->block_shift;
-    int64_t *start = sgk_alloc_zeroed(blocks + 2, sizeof *start);
+    int64_t *start = sgk_alloc_array(plan->blocks + 1, sizeof *start);
     int64_t *bslot = sgk_alloc_array(plan->count, sizeof *bslot);
     int64_t *bpos = sgk_alloc_array(plan->count, sizeof *bpos);
-    if (start == NULL || bslot == NULL || bpos == NULL) {
+    sgk_status status = start != NULL && bslot != NULL && bpos != NULL
+                            ? sgk_partition_stable(slot, position, plan->count, plan->block_shift,
+                                                   plan->blocks, plan->threads,
+                                                   plan->parallel_min_bytes, start, bslot, bpos)
+                            : SGK_ERR_OUT_OF_MEMORY;
+    if (status != SGK_OK) {
         free(start), free(bslot), free(bpos);
-        return SGK_ERR_OUT_OF_MEMORY;
-    }
-    for (int64_t n = 0; n < plan->count; n++)
-        start[(slot[n] >> shift) + 2]++;
-    for (int64_t b = 2; b < blocks + 2; b++)
-        start[b] += start[b - 1];
-    /* start[b + 1] is now where block b begins: advance it while filling, so
-       that afterwards start[b] is where block b begins. */
-    for (int64_t n = 0; n < plan->count; n++) {
-        int64_t i = start[(slot[n] >> shift) + 1]++;
-        bslot[i] = slot[n];
-        bpos[i] = position != NULL ? position[n] : n;
+        return status;
     }
     plan->block_start = start;
     plan->slot = bslot;
@@ -155,81 +150,6 @@ static int64_t choose_column_parts(const sgk_plan *plan)
     return heaviest * plan->threads > total + total / 4 ? plan->threads : 1;
 }
 
-typedef struct {
-    int64_t slot, pos, order;
-} pair_key;
-
-static int compare_pairs(const void *a_, const void *b_)
-{
-    const pair_key *a = a_, *b = b_;
-    if (a->slot != b->slot)
-        return a->slot < b->slot ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
-}
-
-/* Sorts pairs [begin, end) of a bucket starting at slot s0, stably by slot,
-   into out_slot/out_pos: a counting sort when the pairs are many beside the
-   bucket's slots, else a comparison sort keyed on (slot, original order). */
-static bool sort_bucket(const sgk_plan *plan, int64_t s0, int64_t begin, int64_t end,
-                        int64_t *out_slot, int64_t *out_pos)
-{
-    const int64_t *slot = plan->slot, *pos = plan->position;
-    const int64_t n = end - begin, bs = plan->block_slots;
-    if (n * 4 >= bs) {
-        int64_t *c = calloc((size_t)bs + 1, sizeof *c);
-        if (c == NULL)
-            return false;
-        for (int64_t i = begin; i < end; i++)
-            c[slot[i] - s0 + 1]++;
-        for (int64_t k = 1; k <= bs; k++)
-            c[k] += c[k - 1];
-        for (int64_t i = begin; i < end; i++) {
-            int64_t at = begin + c[slot[i] - s0]++;
-            out_slot[at] = slot[i];
-            out_pos[at] = pos != NULL ? pos[i] : i;
-        }
-        free(c);
-        return true;
-    }
-    pair_key *keys = malloc((size_t)n * sizeof *keys);
-    if (keys == NULL)
-        return false;
-    for (int64_t i = begin; i < end; i++)
-        keys[i - begin] = (pair_key){slot[i], pos != NULL ? pos[i] : i, i};
-    qsort(keys, (size_t)n, sizeof *keys, compare_pairs);
-    for (int64_t i = 0; i < n; i++) {
-        out_slot[begin + i] = keys[i].slot;
-        out_pos[begin + i] = keys[i].pos;
-    }
-    free(keys);
-    return true;
-}
-
-/* Sorts each block's pairs stably by slot, blocks in parallel: with the
-   blocks in slot order this sorts all pairs by slot, keeping each slot's
-   updates in their original order. */
-static sgk_status sort_blocks_by_slot(sgk_plan *plan)
-{
-    int64_t *tmp_slot = sgk_alloc_array(plan->count, sizeof *tmp_slot);
-    int64_t *tmp_pos = sgk_alloc_array(plan->count, sizeof *tmp_pos);
-    bool ok = tmp_slot != NULL && tmp_pos != NULL;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(plan->threads) if (ok)
-    for (int64_t b = 0; b < plan->blocks; b++) {
-        if (ok && !sort_bucket(plan, b << plan->block_shift, plan->block_start[b],
-                               plan->block_start[b + 1], tmp_slot, tmp_pos))
-            ok = false; /* benign race: only ever set to false */
-    }
-    if (!ok) {
-        free(tmp_slot), free(tmp_pos);
-        return SGK_ERR_OUT_OF_MEMORY;
-    }
-    free(plan->slot);
-    free(plan->position);
-    plan->slot = tmp_slot;
-    plan->position = tmp_pos;
-    return SGK_OK;
-}
-
 static bool sorted_by_slot(const int64_t *slot, int64_t count)
 {
     for (int64_t n = 1; n < count; n++)
@@ -258,7 +178,9 @@ static sgk_status plan_sorted(sgk_plan *plan, int64_t *slot, int64_t *position)
     free(slot);
     free(position);
     if (status == SGK_OK)
-        status = sort_blocks_by_slot(plan);
+        status = sgk_sort_blocks_by_slot_parallel(plan->block_start, plan->blocks,
+                                                  plan->block_shift, plan->slot, plan->position,
+                                                  NULL, plan->threads, plan->parallel_min_bytes);
     /* the executor walks segments, not buckets */
     free(plan->block_start);
     plan->block_start = NULL;
@@ -278,7 +200,7 @@ static void make_slots_block_local(sgk_plan *plan)
             slot[i] -= b << plan->block_shift;
 }
 
-/* Groups the pairs for the blocked paths (owner-computes, sorted-segment,
+/* Groups the pairs for the blocked paths (owner-computes and
    serial).  Takes ownership of slot and position. */
 static sgk_status plan_blocks(sgk_plan *plan, int64_t *slot, int64_t *position)
 {
@@ -391,6 +313,7 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
     bool statistics = !(one_shot && plan->path == SGK_PATH_ATOMIC &&
                         plan->reduction != SGK_REDUCE_NONE);
     sgk_status status = statistics ? sgk_count_distinct(slot, plan->count, plan->slots,
+                                                        plan->threads, plan->parallel_min_bytes,
                                                         &plan->distinct)
                                    : SGK_OK;
     if (!statistics)
