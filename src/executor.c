@@ -74,18 +74,18 @@ static void apply_wide_segment(const job *j, float *acc, uint16_t *out, int64_t 
         out[e] = f16 ? sgk_f32_to_f16(acc[e]) : sgk_f32_to_bf16(acc[e]);
 }
 
-/* Applies pairs [begin, end) of a block whose first slot is at `block`
-   (elements [c0, c0 + width) of every slice, counted from `block`). */
-static void apply_pairs(const job *j, uint8_t *block, size_t col, int64_t begin, int64_t end,
-                        int64_t width)
+/* Applies pairs [begin, end) of slot/pos (pos NULL meaning pair i takes
+   update slice i) to the slots counted from `base` (elements [c0, c0 +
+   width) of every slice, col = c0's byte offset). */
+static void apply_pairs(const job *j, uint8_t *base, size_t col, const int64_t *slot,
+                        const int64_t *pos, int64_t begin, int64_t end, int64_t width)
 {
     const sgk_plan *p = j->plan;
     if (p->apply == NULL)
-        sgk_simd_move_slices(block, p->slot, j->updates + col, p->position, begin, end,
+        sgk_simd_move_slices(base, slot, j->updates + col, pos, begin, end,
                              (size_t)width * p->elem_size, j->slice_bytes, false);
     else
-        p->apply(block, p->slot, j->updates + col, p->position, begin, end, p->slice_len,
-                 width);
+        p->apply(base, slot, j->updates + col, pos, begin, end, p->slice_len, width);
 }
 
 /* Blocks [first, last), restricted to elements [c0, c1) of every slice:
@@ -119,7 +119,7 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
                 apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
                            (uint16_t *)scratch, s1 - s0, begin, end);
             else
-                apply_pairs(j, scratch, 0, begin, end, p->slice_len);
+                apply_pairs(j, scratch, 0, p->slot, p->position, begin, end, p->slice_len);
             sgk_simd_copy_bytes(out, scratch, bytes, true);
             continue;
         }
@@ -135,7 +135,7 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
             apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
                        (uint16_t *)out, s1 - s0, begin, end);
         else
-            apply_pairs(j, out + col, col, begin, end, c1 - c0);
+            apply_pairs(j, out + col, col, p->slot, p->position, begin, end, c1 - c0);
     }
 }
 
@@ -177,7 +177,8 @@ static void apply_any_order(void *ctx, int worker, int64_t begin, int64_t end)
 {
     const job *j = ctx;
     (void)worker;
-    apply_pairs(j, j->out, 0, begin, end, j->plan->slice_len);
+    apply_pairs(j, j->out, 0, j->plan->slot, j->plan->position, begin, end,
+                j->plan->slice_len);
 }
 
 /* The sorted-segment path: pairs sorted by slot, each range moved to the
@@ -195,7 +196,7 @@ static void apply_segments(void *ctx, int worker, int64_t begin, int64_t end)
     if (begin >= end)
         return;
     if (p->widen_reduce == NULL) {
-        apply_pairs(j, j->out, 0, begin, end, p->slice_len);
+        apply_pairs(j, j->out, 0, slot, p->position, begin, end, p->slice_len);
         return;
     }
     float *acc = sgk_thread_scratch((size_t)p->slice_len * sizeof *acc);
@@ -206,7 +207,7 @@ static void apply_segments(void *ctx, int worker, int64_t begin, int64_t end)
         if (acc != NULL)
             apply_wide_segment(j, acc, out, i, next);
         else /* no scratch: round after every update, as the definition does */
-            apply_pairs(j, j->out, 0, i, next, p->slice_len);
+            apply_pairs(j, j->out, 0, slot, p->position, i, next, p->slice_len);
     }
     (void)worker;
 }
@@ -224,6 +225,44 @@ static void scatter_unblocked(job *j)
     sgk_parallel_for(p->count, p->threads, moved > INT64_MAX / 3 ? INT64_MAX : 3 * moved,
                      p->parallel_min_bytes,
                      p->path == SGK_PATH_ATOMIC ? apply_any_order : apply_segments, j);
+}
+
+/* Owner-computes by ranges: part k of `threads` owns an even share of the
+   slots; it copies them, then reads every pair in order, gathering the
+   ones it owns a chunk at a time into lists small enough for L1, and
+   applies each list in order. */
+#define OWNED_CHUNK 512
+
+static void scatter_owned(void *ctx, int worker, int64_t first, int64_t last)
+{
+    const job *j = ctx;
+    const sgk_plan *p = j->plan;
+    const int64_t parts = p->threads, S = p->slots;
+    (void)worker;
+    for (int64_t k = first; k < last; k++) {
+        int64_t s0 = S / parts * k + (k < S % parts ? k : S % parts);
+        int64_t s1 = S / parts * (k + 1) + (k + 1 < S % parts ? k + 1 : S % parts);
+        if (!j->in_place) {
+            /* stream the range unless updates will land on much of it */
+            bool few = p->count / parts * 8 < s1 - s0;
+            sgk_simd_copy_bytes(j->out + (size_t)s0 * j->slice_bytes,
+                                j->data + (size_t)s0 * j->slice_bytes,
+                                (size_t)(s1 - s0) * j->slice_bytes, p->stream_output && few);
+        }
+        int64_t own_slot[OWNED_CHUNK], own_pos[OWNED_CHUNK];
+        for (int64_t i = 0; i < p->count; i += OWNED_CHUNK) {
+            int64_t end = i + OWNED_CHUNK < p->count ? i + OWNED_CHUNK : p->count, m = 0;
+            for (int64_t n = i; n < end; n++) {
+                /* written unconditionally, kept by advancing m: no branch to
+                   mispredict on random slots */
+                own_slot[m] = p->slot[n];
+                own_pos[m] = p->position != NULL ? p->position[n] : n;
+                m += p->slot[n] >= s0 && p->slot[n] < s1;
+            }
+            if (m > 0)
+                apply_pairs(j, j->out, 0, own_slot, own_pos, 0, m, p->slice_len);
+        }
+    }
 }
 
 /* Traffic of blocks [0, b): their copy (unless in place) plus their
@@ -305,6 +344,12 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
     }
     if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED) {
         scatter_unblocked(&j);
+        return SGK_OK;
+    }
+    if (plan->path == SGK_PATH_OWNER_RANGES) {
+        int64_t moved = (plan->slots + 2 * plan->count) * (int64_t)j.slice_bytes;
+        sgk_parallel_for(plan->threads, plan->threads, moved, plan->parallel_min_bytes,
+                         scatter_owned, &j);
         return SGK_OK;
     }
     if (plan->widen_reduce != NULL) {

@@ -31,6 +31,11 @@ typedef enum {
        pairs, in original order and never grouped, are shared evenly between
        threads and applied with atomic read-modify-writes. */
     SGK_PATH_ATOMIC,
+    /* Scatters, owner-computes without grouping (one-shot calls, few
+       threads): thread t owns the t-th range of slots, copies it, then reads
+       every pair in order and applies those it owns.  No planning beyond the
+       index map, at the price of every thread reading every pair. */
+    SGK_PATH_OWNER_RANGES,
     /* Scatters on the calling thread: one block, pairs in original order;
        the sequential definition itself. */
     SGK_PATH_SERIAL

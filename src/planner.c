@@ -17,6 +17,10 @@
 #include "simd/simd.h"
 #include "topology.h"
 
+/* Owner-computes by ranges has every thread read every pair: past this
+   many threads the atomic path (each pair read once) or grouping wins. */
+#define RANGES_MAX_THREADS 4
+
 /* A destination block should stay in the core's L2 while its updates land:
    a quarter of L2 leaves room for the updates streaming through. */
 static int64_t block_bytes(void)
@@ -224,7 +228,7 @@ static sgk_status plan_blocks(sgk_plan *plan, int64_t *slot, int64_t *position)
 static const char *const path_names[] = {
     [SGK_PATH_GATHER] = "gather", [SGK_PATH_OWNER] = "owner-computes",
     [SGK_PATH_SORTED] = "sorted-segment", [SGK_PATH_ATOMIC] = "atomic",
-    [SGK_PATH_SERIAL] = "serial",
+    [SGK_PATH_SERIAL] = "serial", [SGK_PATH_OWNER_RANGES] = "owner-computes",
 };
 
 /* Chooses the scatter path from the determinism setting, the reduction, the
@@ -278,10 +282,15 @@ static void choose_scatter_path(sgk_plan *plan, uint32_t flags, bool one_shot)
         plan->why = plan->threads <= 1 ? "one thread" : "below SGK_PARALLEL_MIN_BYTES";
         return;
     }
-    /* A one-shot call pays for its grouping every time; the atomic path
-       needs none, and in a plan that is reused its execution is no faster
-       than owner-computes blocks (random read-modify-writes in memory
-       against updates landing in cache). */
+    /* A one-shot call pays for its grouping every time.  Owner-computes by
+       ranges needs none, and with few threads reading every pair costs
+       less than grouping them; with many, the atomic path reads each pair
+       once.  A reused plan groups once and then runs fastest in blocks. */
+    if (one_shot && plan->threads <= RANGES_MAX_THREADS && plan->widen_reduce == NULL) {
+        plan->path = SGK_PATH_OWNER_RANGES;
+        plan->why = "one-shot: no grouping, each thread applies the pairs of its own slots";
+        return;
+    }
     if (no_atomic == NULL && one_shot) {
         plan->path = SGK_PATH_ATOMIC;
         plan->why = none ? "one-shot, last updates only: no grouping needed"
@@ -309,9 +318,11 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
     if (plan->path == SGK_PATH_SERIAL)
         plan->threads = 1;
     int64_t *position = NULL;
-    /* A one-shot atomic plan has no use for the statistics. */
-    bool statistics = !(one_shot && plan->path == SGK_PATH_ATOMIC &&
-                        plan->reduction != SGK_REDUCE_NONE);
+    /* One-shot plans without grouping have no use for the statistics
+       (atomic `none` still needs the last occurrences). */
+    bool statistics = !(one_shot && ((plan->path == SGK_PATH_ATOMIC &&
+                                      plan->reduction != SGK_REDUCE_NONE) ||
+                                     plan->path == SGK_PATH_OWNER_RANGES));
     sgk_status status = statistics ? sgk_count_distinct(slot, plan->count, plan->slots,
                                                         plan->threads, plan->parallel_min_bytes,
                                                         &plan->distinct)
@@ -324,6 +335,7 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
        atomic path always drops them: its pairs must name distinct slots. */
     int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
     if (status == SGK_OK && plan->reduction == SGK_REDUCE_NONE &&
+        plan->path != SGK_PATH_OWNER_RANGES &&
         (plan->path == SGK_PATH_ATOMIC || !statistics ||
          (plan->count - plan->distinct) * slice_bytes > plan->count * 8))
         status = drop_overwritten(plan, slot, &position);
@@ -331,8 +343,9 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
         free(slot);
         return status;
     }
-    if (plan->path == SGK_PATH_ATOMIC) {
-        plan->apply = sgk_atomic_apply_kernel(plan->dtype, plan->reduction);
+    if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_OWNER_RANGES) {
+        if (plan->path == SGK_PATH_ATOMIC)
+            plan->apply = sgk_atomic_apply_kernel(plan->dtype, plan->reduction);
         plan->slot = slot;
         plan->position = position;
         return SGK_OK;
@@ -363,14 +376,17 @@ static sgk_status narrow_element_slots(sgk_plan *plan)
 static void describe(sgk_plan *plan)
 {
     char what[320];
-    if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED)
+    if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED ||
+        plan->path == SGK_PATH_OWNER_RANGES)
         snprintf(what, sizeof what,
                  "path %s (%s; %s); %lld updates to %lld distinct of %lld slots",
                  path_names[plan->path], plan->why,
                  plan->path == SGK_PATH_ATOMIC
                      ? "output copied, then pairs shared evenly between threads"
-                     : "output copied, then one segment per slot, segments shared between "
-                       "threads",
+                 : plan->path == SGK_PATH_SORTED
+                     ? "output copied, then one segment per slot, segments shared between "
+                       "threads"
+                     : "ranges of slots, one per thread",
                  (long long)plan->count, (long long)plan->distinct, (long long)plan->slots);
     else if (plan->scatter)
         snprintf(what, sizeof what,
