@@ -168,9 +168,12 @@ static void copy_slots(void *ctx, int worker, int64_t begin, int64_t end)
 {
     const job *j = ctx;
     (void)worker;
+    /* stream unless updates will land on much of the output soon */
+    const sgk_plan *p = j->plan;
+    bool few = p->count * 8 < p->slots;
     sgk_simd_copy_bytes(j->out + (size_t)begin * j->slice_bytes,
                         j->data + (size_t)begin * j->slice_bytes,
-                        (size_t)(end - begin) * j->slice_bytes, j->plan->stream_output);
+                        (size_t)(end - begin) * j->slice_bytes, p->stream_output && few);
 }
 
 static void apply_any_order(void *ctx, int worker, int64_t begin, int64_t end)

@@ -163,8 +163,9 @@ static bool sorted_by_slot(const int64_t *slot, int64_t count)
 }
 
 /* The sorted-segment path: all pairs sorted stably by slot, through buckets
-   of about one pair each (so the bucket table grows with the pairs, not
-   with the destination), each bucket then sorted by slot.  Takes ownership
+   of at least a cache block and at least one pair each on average (so the
+   bucket table grows with the pairs, not with the destination), each
+   bucket then sorted by slot.  Takes ownership
    of slot and position. */
 static sgk_status plan_sorted(sgk_plan *plan, int64_t *slot, int64_t *position)
 {
@@ -172,7 +173,9 @@ static sgk_status plan_sorted(sgk_plan *plan, int64_t *slot, int64_t *position)
     plan->position = position;
     if (sorted_by_slot(slot, plan->count))
         return SGK_OK;
-    plan->block_shift = 0;
+    /* cache-sized buckets at least: few buckets partition fastest, and
+       then each bucket's counting sort stays in cache */
+    choose_blocks(plan);
     while (plan->block_shift < 62 && plan->slots >> plan->block_shift > plan->count)
         plan->block_shift++;
     plan->block_slots = INT64_C(1) << plan->block_shift;
