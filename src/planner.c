@@ -1,6 +1,5 @@
 /* The planner: everything that depends only on shapes and index values is
    decided here, once, so that execution is pure data movement. */
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "index_map.h"
 #include "memory.h"
 #include "parallel/atomic_reduce.h"
+#include "parallel/parallel_for.h"
 #include "parallel/partition.h"
 #include "plan.h"
 #include "runtime_config.h"
@@ -198,13 +198,21 @@ static sgk_status plan_sorted(sgk_plan *plan, int64_t *slot, int64_t *position)
 /* Blocked paths count slots from their block's first slot: the executor
    then applies a block's pairs to wherever the block is (the output, or a
    scratch copy of it). */
+static void localize_blocks(void *ctx, int worker, int64_t first, int64_t last)
+{
+    sgk_plan *plan = ctx;
+    (void)worker;
+    for (int64_t b = first; b < last; b++)
+        for (int64_t i = plan->block_start[b]; i < plan->block_start[b + 1]; i++)
+            plan->slot[i] -= b << plan->block_shift;
+}
+
 static void make_slots_block_local(sgk_plan *plan)
 {
-    int64_t *slot = plan->slot;
-#pragma omp parallel for num_threads(plan->threads) if (plan->count > 65536)
-    for (int64_t b = 0; b < plan->blocks; b++)
-        for (int64_t i = plan->block_start[b]; i < plan->block_start[b + 1]; i++)
-            slot[i] -= b << plan->block_shift;
+    /* block 0 already counts from 0 */
+    if (plan->blocks > 1)
+        sgk_parallel_for(plan->blocks, plan->threads, plan->count * 16,
+                         plan->parallel_min_bytes, localize_blocks, plan);
 }
 
 /* Groups the pairs for the blocked paths (owner-computes and
