@@ -202,17 +202,13 @@ static void apply_segments(void *ctx, int worker, int64_t begin, int64_t end)
         apply_pairs(j, j->out, 0, slot, p->position, begin, end, p->slice_len);
         return;
     }
-    float *acc = sgk_thread_scratch((size_t)p->slice_len * sizeof *acc);
+    float *acc = j->acc + (size_t)worker * (size_t)p->slice_len;
     for (int64_t i = begin, next; i < end; i = next) {
         for (next = i + 1; next < end && slot[next] == slot[i]; next++)
             continue;
-        uint16_t *out = (uint16_t *)(j->out + (size_t)slot[i] * j->slice_bytes);
-        if (acc != NULL)
-            apply_wide_segment(j, acc, out, i, next);
-        else /* no scratch: round after every update, as the definition does */
-            apply_pairs(j, j->out, 0, slot, p->position, i, next, p->slice_len);
+        apply_wide_segment(j, acc, (uint16_t *)(j->out + (size_t)slot[i] * j->slice_bytes), i,
+                           next);
     }
-    (void)worker;
 }
 
 /* Atomic and sorted-segment paths: the whole output is copied first, then
@@ -345,24 +341,28 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
                          gather_rows, &j);
         return SGK_OK;
     }
+    if (plan->widen_reduce != NULL) {
+        /* scratch before the first write: after it nothing may fail.  A
+           worker accumulates a block (blocked paths) or a slice (sorted). */
+        int workers = plan->threads > 0 ? plan->threads : 1;
+        int64_t floats = plan->path == SGK_PATH_SORTED ? plan->slice_len
+                                                       : plan->block_slots * plan->slice_len;
+        j.acc = malloc((size_t)workers * (size_t)floats * sizeof *j.acc);
+        if (j.acc == NULL)
+            return sgk_fail(SGK_ERR_OUT_OF_MEMORY, caller,
+                            "no memory for the float32 accumulator");
+    }
     if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED) {
         scatter_unblocked(&j);
+        free(j.acc);
         return SGK_OK;
     }
     if (plan->path == SGK_PATH_OWNER_RANGES) {
         int64_t moved = (plan->slots + 2 * plan->count) * (int64_t)j.slice_bytes;
         sgk_parallel_for(plan->threads, plan->threads, moved, plan->parallel_min_bytes,
                          scatter_owned, &j);
+        free(j.acc);
         return SGK_OK;
-    }
-    if (plan->widen_reduce != NULL) {
-        /* scratch before the first write: after it nothing may fail */
-        int workers = plan->threads > 0 ? plan->threads : 1;
-        j.acc = malloc((size_t)workers * (size_t)(plan->block_slots * plan->slice_len) *
-                       sizeof *j.acc);
-        if (j.acc == NULL)
-            return sgk_fail(SGK_ERR_OUT_OF_MEMORY, caller,
-                            "no memory for the float32 accumulator");
     }
     if (plan->column_parts > 1)
         sgk_parallel_for(plan->column_parts, plan->threads, blocks_cost(&j, plan->blocks),

@@ -35,6 +35,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -920,6 +921,90 @@ static void test_digest_across_threads(void **state)
     assert_int_equal(failures - before, 0);
 }
 
+/* ---- SGK_PLAN_WIDE_ACCUMULATE ------------------------------------------------ */
+
+/* fp16/bf16 add/sub/mul with the flag: each destination widened once,
+   every update applied in float32 in original order, rounded once.  The
+   expectation is computed here from that definition with the reference's
+   conversions, so any path (forced through the environment) is checked. */
+static void test_wide_accumulate(void **state)
+{
+    (void)state;
+    static const sgk_dtype types[] = {SGK_FLOAT16, SGK_BFLOAT16};
+    static const sgk_reduction reds[] = {SGK_REDUCE_ADD, SGK_REDUCE_SUB, SGK_REDUCE_MUL};
+    static const int64_t slice_lens[] = {1, 9};
+    enum { ROWS = 512, UPDATES = 3000 };
+    int bad = 0;
+    for (size_t t = 0; t < 2; t++)
+        for (size_t r = 0; r < 3; r++)
+            for (size_t l = 0; l < 2; l++) {
+                const int64_t L = slice_lens[l];
+                const bool f16 = types[t] == SGK_FLOAT16;
+                rng_t rng = {0x5eedULL + t * 100 + r * 10 + l};
+                uint16_t *data = malloc(ROWS * L * 2), *upd = malloc(UPDATES * L * 2);
+                uint16_t *out = malloc(ROWS * L * 2), *want = malloc(ROWS * L * 2);
+                float *acc = malloc(ROWS * L * sizeof *acc);
+                int64_t *idx = malloc(UPDATES * sizeof *idx);
+                bool *touched = calloc(ROWS, 1);
+                for (int64_t i = 0; i < ROWS * L; i++) {
+                    float v = (float)(rng_sign(&rng) * (1.0 + rng_unit(&rng)));
+                    data[i] = f16 ? ref_f32_to_f16(v) : ref_f32_to_bf16(v);
+                }
+                for (int64_t i = 0; i < UPDATES * L; i++) {
+                    /* mul near 1 keeps long products finite */
+                    float v = reds[r] == SGK_REDUCE_MUL
+                                  ? (float)(1.0 + rng_sign(&rng) * rng_unit(&rng) / 64)
+                                  : (float)(rng_sign(&rng) * rng_unit(&rng));
+                    upd[i] = f16 ? ref_f32_to_f16(v) : ref_f32_to_bf16(v);
+                }
+                for (int64_t n = 0; n < UPDATES; n++) /* a few hot rows, many duplicates */
+                    idx[n] = rng_percent(&rng, 50) ? rng_below(&rng, 4) : rng_below(&rng, ROWS);
+                for (int64_t i = 0; i < ROWS * L; i++)
+                    acc[i] = f16 ? ref_f16_to_f32(data[i]) : ref_bf16_to_f32(data[i]);
+                for (int64_t n = 0; n < UPDATES; n++) {
+                    touched[idx[n]] = true;
+                    for (int64_t e = 0; e < L; e++) {
+                        float *a = &acc[idx[n] * L + e];
+                        float u = f16 ? ref_f16_to_f32(upd[n * L + e])
+                                      : ref_bf16_to_f32(upd[n * L + e]);
+                        *a = reds[r] == SGK_REDUCE_ADD ? *a + u
+                             : reds[r] == SGK_REDUCE_SUB ? *a - u : *a * u;
+                    }
+                }
+                for (int64_t i = 0; i < ROWS * L; i++)
+                    want[i] = !touched[i / L] ? data[i]
+                              : f16       ? ref_f32_to_f16(acc[i])
+                                          : ref_f32_to_bf16(acc[i]);
+                int64_t dshape[2] = {ROWS, L}, ishape[2] = {UPDATES, 1}, ushape[2] = {UPDATES, L};
+                sgk_tensor dt = {types[t], L > 1 ? 2 : 1, dshape, data};
+                sgk_tensor it = {SGK_INT64, 2, ishape, idx};
+                sgk_tensor ut = {types[t], L > 1 ? 2 : 1, ushape, upd};
+                sgk_plan *plan = NULL;
+                sgk_status st = sgk_plan_scatter_nd(&plan, &dt, &it, &ut, reds[r],
+                                                    SGK_PLAN_WIDE_ACCUMULATE);
+                if (st == SGK_OK)
+                    st = sgk_execute(plan, data, upd, out);
+                if (st != SGK_OK) {
+                    printf("wide accumulate %s %s L=%lld: status %s: %s\n",
+                           ref_dtype_name(types[t]), ref_reduction_name(reds[r]), (long long)L,
+                           sgk_status_name(st), sgk_last_error());
+                    bad++;
+                } else if (memcmp(out, want, ROWS * L * 2) != 0) {
+                    int64_t i = 0;
+                    while (out[i] == want[i])
+                        i++;
+                    printf("wide accumulate %s %s L=%lld: element %lld got %04x want %04x "
+                           "[%s]\n",
+                           ref_dtype_name(types[t]), ref_reduction_name(reds[r]), (long long)L,
+                           (long long)i, out[i], want[i], sgk_plan_describe(plan));
+                    bad++;
+                }
+                sgk_plan_destroy(plan);
+                free(data), free(upd), free(out), free(want), free(acc), free(idx), free(touched);
+            }
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     static const op_kind ops[] = {OP_ND_SLICE1, OP_ND_SLICE37, OP_ELEMENTS};
@@ -929,6 +1014,7 @@ int main(void)
         {"scatter_elements", test_op, NULL, NULL, (void *)&ops[2]},
         cmocka_unit_test(test_teeth_were_checked),
         cmocka_unit_test(test_digest_across_threads),
+        cmocka_unit_test(test_wide_accumulate),
     };
     read_environment();
     int rc = cmocka_run_group_tests_name("test_paths", tests, NULL, NULL);
