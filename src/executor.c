@@ -19,12 +19,33 @@ typedef struct {
     float *acc; /* SGK_PLAN_WIDE_ACCUMULATE: one block of floats per worker */
 } job;
 
+/* Element gathers chunk by chunk, each chunk's source range fetched while
+   the chunk before it is gathered. */
+static void gather_windows(const job *j, int64_t begin, int64_t end)
+{
+    const sgk_plan *p = j->plan;
+    const int64_t chunks = (p->count + GATHER_CHUNK - 1) / GATHER_CHUNK;
+    for (int64_t n = begin, next; n < end; n = next) {
+        int64_t c = n / GATHER_CHUNK;
+        next = (c + 1) * GATHER_CHUNK < end ? (c + 1) * GATHER_CHUNK : end;
+        if (c + 1 < chunks) {
+            const uint8_t *lo = j->data + (size_t)p->window[2 * c + 2] * 4;
+            const uint8_t *hi = j->data + (size_t)p->window[2 * c + 3] * 4;
+            for (const uint8_t *a = lo; a <= hi; a += 64)
+                __builtin_prefetch(a, 0, 3);
+        }
+        sgk_simd_gather_elements32(j->out, j->data, p->slot32, n, next);
+    }
+}
+
 static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
 {
     const job *j = ctx;
     const sgk_plan *p = j->plan;
     (void)worker;
-    if (p->slot32 != NULL)
+    if (p->window != NULL)
+        gather_windows(j, begin, end);
+    else if (p->slot32 != NULL)
         sgk_simd_gather_elements32(j->out, j->data, p->slot32, begin, end);
     else if (p->slice_len == 1 && p->elem_size == 8)
         sgk_simd_gather_elements64(j->out, j->data, p->slot, begin, end);

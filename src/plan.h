@@ -9,6 +9,9 @@
 #include "problem.h"
 #include "reduce.h"
 
+/* Outputs per prefetch window of an element gather. */
+#define GATHER_CHUNK 1024
+
 typedef enum {
     /* Gathers: output row n is source slot slot[n]; rows in parallel. */
     SGK_PATH_GATHER,
@@ -53,6 +56,10 @@ struct sgk_plan {
     int64_t count;        /* pairs kept */
     int64_t *slot;        /* count entries; blocked scatters: grouped by block
                              and counted from the block's first slot */
+    int32_t *window;      /* slot32 gathers whose chunks of GATHER_CHUNK outputs
+                             each read a narrow range of source slots: that
+                             range, [window[2c], window[2c + 1]] for chunk c,
+                             prefetched while the chunk before is gathered */
     int32_t *slot32;      /* gathers of 4-byte elements with fewer than 2^31
                              source slots: the slots narrowed, replacing
                              slot, for 32-bit vector gathers */

@@ -17,6 +17,10 @@
 #include "simd/simd.h"
 #include "topology.h"
 
+/* Prefetch windows of element gathers pay while they fit in L1 beside
+   the chunk's indices and output. */
+#define WINDOW_MAX_BYTES (32 * 1024)
+
 /* Owner-computes by ranges has every thread read every pair: past this
    many threads the atomic path (each pair read once) or grouping wins. */
 #define RANGES_MAX_THREADS 4
@@ -374,13 +378,35 @@ static sgk_status narrow_element_slots(sgk_plan *plan)
     if (plan->slice_len != 1 || plan->elem_size != 4 || plan->slots > INT32_MAX)
         return SGK_OK;
     int32_t *slot32 = sgk_alloc_array(plan->count, sizeof *slot32);
-    if (slot32 == NULL)
+    int64_t chunks = (plan->count + GATHER_CHUNK - 1) / GATHER_CHUNK;
+    int32_t *window = sgk_alloc_array(2 * chunks, sizeof *window);
+    if (slot32 == NULL || window == NULL) {
+        free(slot32), free(window);
         return SGK_ERR_OUT_OF_MEMORY;
-    for (int64_t n = 0; n < plan->count; n++)
-        slot32[n] = (int32_t)plan->slot[n];
+    }
+    int64_t span = 0;
+    for (int64_t c = 0; c < chunks; c++) {
+        int32_t lo = INT32_MAX, hi = 0;
+        for (int64_t n = c * GATHER_CHUNK; n < plan->count && n < (c + 1) * GATHER_CHUNK; n++) {
+            slot32[n] = (int32_t)plan->slot[n];
+            lo = slot32[n] < lo ? slot32[n] : lo;
+            hi = slot32[n] > hi ? slot32[n] : hi;
+        }
+        window[2 * c] = lo;
+        window[2 * c + 1] = hi;
+        span += hi - lo + 1;
+    }
+    /* Each chunk reading a narrow range (rows of an Elements gather along
+       its last axis): fetching the next range in order while this chunk
+       gathers replaces random misses by a sequential stream. */
+    if (chunks == 0 || span / chunks * 4 > WINDOW_MAX_BYTES) {
+        free(window);
+        window = NULL;
+    }
     free(plan->slot);
     plan->slot = NULL;
     plan->slot32 = slot32;
+    plan->window = window;
     return SGK_OK;
 }
 
@@ -515,6 +541,7 @@ void sgk_plan_destroy(sgk_plan *plan)
         return;
     free(plan->slot);
     free(plan->slot32);
+    free(plan->window);
     free(plan->position);
     free(plan->block_start);
     free(plan);
