@@ -289,8 +289,12 @@ static void choose_scatter_path(sgk_plan *plan, uint32_t flags, bool one_shot)
     }
     /* Thresholds: README, "Choosing a reduction path" (bench/compare-paths). */
     const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
-    const int64_t out_bytes = plan->slots * slice_bytes;
-    const int64_t moved = out_bytes + 2 * plan->count * slice_bytes;
+    /* output and updates each fit in memory; their sum may still not fit
+       in 63 bits, which only means "large" here */
+    int64_t moved;
+    if (__builtin_add_overflow(plan->slots * slice_bytes, plan->count * slice_bytes, &moved) ||
+        __builtin_add_overflow(moved, plan->count * slice_bytes, &moved))
+        moved = INT64_MAX;
     if (moved < plan->parallel_min_bytes || plan->threads <= 1) {
         /* one thread either way: one block, pairs in order, nothing to group */
         plan->path = SGK_PATH_SERIAL;
@@ -412,11 +416,13 @@ static sgk_status narrow_element_slots(sgk_plan *plan)
 
 static void describe(sgk_plan *plan)
 {
-    char what[320];
+    char what[320], distinct[48] = "uncounted destinations";
+    if (plan->distinct >= 0)
+        snprintf(distinct, sizeof distinct, "%lld distinct", (long long)plan->distinct);
     if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED ||
         plan->path == SGK_PATH_OWNER_RANGES)
         snprintf(what, sizeof what,
-                 "path %s (%s; %s); %lld updates to %lld distinct of %lld slots",
+                 "path %s (%s; %s); %lld updates to %s of %lld slots",
                  path_names[plan->path], plan->why,
                  plan->path == SGK_PATH_ATOMIC
                      ? "output copied, then pairs shared evenly between threads"
@@ -424,7 +430,7 @@ static void describe(sgk_plan *plan)
                      ? "output copied, then one segment per slot, segments shared between "
                        "threads"
                      : "ranges of slots, one per thread",
-                 (long long)plan->count, (long long)plan->distinct, (long long)plan->slots);
+                 (long long)plan->count, distinct, (long long)plan->slots);
     else if (plan->scatter)
         snprintf(what, sizeof what,
                  "path %s (%s; %lld blocks of %lld slots%s); %lld updates to %lld distinct of "
