@@ -72,19 +72,12 @@ static int bitmap_team(int64_t count, int64_t words, int threads, int64_t min_by
 static void mark_chunk(const int64_t *slot, int64_t count, uint64_t *bits, int64_t words,
                        int64_t t, int64_t nt, int64_t *begin, int64_t *end)
 {
-    *begin = count / nt * t + (t < count % nt ? t : count % nt);
-    *end = *begin + count / nt + (t < count % nt);
+    *begin = sgk_even_start(count, t, nt);
+    *end = sgk_even_start(count, t + 1, nt);
     uint64_t *own = bits + t * words;
     memset(own, 0, (size_t)words * sizeof *own);
     for (int64_t n = *begin; n < *end; n++)
         own[slot[n] >> 6] |= UINT64_C(1) << (slot[n] & 63);
-}
-
-/* Thread t's share of the bitmap words. */
-static void word_range(int64_t words, int64_t t, int64_t nt, int64_t *w0, int64_t *w1)
-{
-    *w0 = words / nt * t + (t < words % nt ? t : words % nt);
-    *w1 = *w0 + words / nt + (t < words % nt);
 }
 
 /* The distinct slots are the bits of the union of the threads' bitmaps. */
@@ -103,7 +96,7 @@ static bool count_distinct_parallel(const int64_t *slot, int64_t count, int64_t 
         int64_t begin, end, w0, w1;
         mark_chunk(slot, count, bits, words, t, nt, &begin, &end);
 #pragma omp barrier
-        word_range(words, t, nt, &w0, &w1);
+        w0 = sgk_even_start(words, t, nt), w1 = sgk_even_start(words, t + 1, nt);
         for (int64_t w = w0; w < w1; w++) {
             uint64_t any = 0;
             for (int64_t u = 0; u < nt; u++)
@@ -164,7 +157,7 @@ static bool last_occurrences_parallel(const int64_t *slot, int64_t count, int64_
         mark_chunk(slot, count, bits, words, t, nt, &begin, &end);
 #pragma omp barrier
         /* Exclusive suffix union over the chunks, word range by word range. */
-        word_range(words, t, nt, &w0, &w1);
+        w0 = sgk_even_start(words, t, nt), w1 = sgk_even_start(words, t + 1, nt);
         for (int64_t w = w0; w < w1; w++) {
             uint64_t later = 0;
             for (int64_t u = nt - 1; u >= 0; u--) {

@@ -54,6 +54,14 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
                              j->slice_bytes, p->stream_output);
 }
 
+/* Whether `pairs` updates leave most of `slots` slots untouched: then the
+   copy of those slots is streamed past the cache, and the few lines the
+   updates need are read back. */
+static bool few_updates(int64_t pairs, int64_t slots)
+{
+    return pairs * 8 < slots;
+}
+
 /* fp16/bf16 under SGK_PLAN_WIDE_ACCUMULATE: the block is widened once into
    float32, takes its updates there, and each touched slot is rounded once. */
 static void apply_wide(const job *j, float *acc, uint16_t *out, int64_t slots, int64_t begin,
@@ -133,7 +141,7 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
            they are better applied to lines the copy just left in cache, or,
            for output past the caches, to a scratch copy of the block that
            is streamed out afterwards, so that the output is never read. */
-        bool few = (end - begin) * 8 < s1 - s0;
+        bool few = few_updates(end - begin, s1 - s0);
         if (p->stream_output && !few && whole && scratch != NULL && begin != end) {
             sgk_simd_copy_bytes(scratch, data, bytes, false);
             if (p->widen_reduce != NULL)
@@ -191,7 +199,7 @@ static void copy_slots(void *ctx, int worker, int64_t begin, int64_t end)
     (void)worker;
     /* stream unless updates will land on much of the output soon */
     const sgk_plan *p = j->plan;
-    bool few = p->count * 8 < p->slots;
+    bool few = few_updates(p->count, p->slots);
     sgk_simd_copy_bytes(j->out + (size_t)begin * j->slice_bytes,
                         j->data + (size_t)begin * j->slice_bytes,
                         (size_t)(end - begin) * j->slice_bytes, p->stream_output && few);
@@ -260,11 +268,10 @@ static void scatter_owned(void *ctx, int worker, int64_t first, int64_t last)
     const int64_t parts = p->threads, S = p->slots;
     (void)worker;
     for (int64_t k = first; k < last; k++) {
-        int64_t s0 = S / parts * k + (k < S % parts ? k : S % parts);
-        int64_t s1 = S / parts * (k + 1) + (k + 1 < S % parts ? k + 1 : S % parts);
+        int64_t s0 = sgk_even_start(S, k, parts), s1 = sgk_even_start(S, k + 1, parts);
         if (!j->in_place) {
             /* stream the range unless updates will land on much of it */
-            bool few = p->count / parts * 8 < s1 - s0;
+            bool few = few_updates(p->count / parts, s1 - s0);
             sgk_simd_copy_bytes(j->out + (size_t)s0 * j->slice_bytes,
                                 j->data + (size_t)s0 * j->slice_bytes,
                                 (size_t)(s1 - s0) * j->slice_bytes, p->stream_output && few);

@@ -38,10 +38,15 @@ static void run_ranges(int64_t n, int team, range_start start, const void *cut,
     }
 }
 
+int64_t sgk_even_start(int64_t n, int64_t t, int64_t team)
+{
+    return n / team * t + (t < n % team ? t : n % team);
+}
+
 static int64_t even_start(const void *cut, int64_t n, int64_t t, int64_t team)
 {
     (void)cut;
-    return n / team * t + (t < n % team ? t : n % team);
+    return sgk_even_start(n, t, team);
 }
 
 void sgk_parallel_for(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes,

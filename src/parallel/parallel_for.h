@@ -24,6 +24,10 @@ typedef int64_t (*sgk_prefix_cost)(void *ctx, int64_t i);
 void sgk_parallel_for_balanced(int64_t n, int threads, sgk_prefix_cost prefix_cost,
                                int64_t min_bytes, sgk_range_body body, void *ctx);
 
+/* Where part t of `team` near-equal contiguous parts of [0, n) begins;
+   t == team gives n. */
+int64_t sgk_even_start(int64_t n, int64_t t, int64_t team);
+
 /* How many threads sgk_parallel_for would use for this loop. */
 int sgk_parallel_threads(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes);
 

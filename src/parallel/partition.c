@@ -35,12 +35,6 @@ static void partition_serial(const int64_t *key, const int64_t *position, int64_
     start[0] = 0;
 }
 
-/* Where chunk t of `team` even chunks of [0, n) begins. */
-static int64_t chunk_start(int64_t n, int64_t t, int64_t team)
-{
-    return n / team * t + (t < n % team ? t : n % team);
-}
-
 sgk_status sgk_partition_stable(const int64_t *key, const int64_t *position, int64_t count,
                                 int shift, int64_t buckets, int threads, int64_t min_bytes,
                                 int64_t *bucket_start, int64_t *out_slot, int64_t *out_position)
@@ -70,7 +64,7 @@ sgk_status sgk_partition_stable(const int64_t *key, const int64_t *position, int
 #pragma omp parallel num_threads(team)
     {
         const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        const int64_t begin = chunk_start(count, t, nt), end = chunk_start(count, t + 1, nt);
+        const int64_t begin = sgk_even_start(count, t, nt), end = sgk_even_start(count, t + 1, nt);
         int64_t *h = hist + t * stride;
         memset(h, 0, (size_t)buckets * sizeof *h);
         for (int64_t n = begin; n < end; n++)
