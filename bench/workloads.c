@@ -807,6 +807,35 @@ static void gather_elements(bench_run *run)
     elements_free(&e);
 }
 
+/* GatherElements axis 0 on [4096,4096] float32 with an index [4096,4096]
+   constant along each row (torch.gather with an expanded index): output
+   row r is data row idx[r, 0], rows uniformly random. */
+static void gather_elements_rows(bench_run *run)
+{
+    const char *W = "gather_elements_rows";
+    const int64_t R = scaled(4096, run->opt.scale), C = 4096;
+    int64_t shape[2] = {R, C};
+    float *data = bench_alloc((size_t)(R * C) * 4), *out = bench_alloc((size_t)(R * C) * 4);
+    int64_t *idx = bench_alloc((size_t)(R * C) * 8), *slot = bench_alloc((size_t)R * 8);
+    fill_f32(data, (size_t)(R * C), 111);
+    rng r = {111};
+    for (int64_t n = 0; n < R; n++) {
+        int64_t row = rng_coordinate(&r, R, 8);
+        slot[n] = normalized(row, R);
+        for (int64_t c = 0; c < C; c++)
+            idx[n * C + c] = row;
+    }
+    gather_ctx ctx = {.data = {SGK_FLOAT32, 2, shape, data},
+                      .indices = {SGK_INT64, 2, shape, idx}, .elements = true, .axis = 0,
+                      .output = out, .output_bytes = (size_t)(R * C) * 4, .slot = slot,
+                      .count = R, .slice_len = C};
+    if (plan_gather(run, W, &ctx) == 0) {
+        time_gather(run, &ctx, W, "f32", run->opt.mode);
+        sgk_plan_destroy(ctx.plan);
+    }
+    free(data), free(out), free(idx), free(slot);
+}
+
 /* ---- tiny ---------------------------------------------------------------- */
 
 /* Per-call overhead: each operator on a [16,16] float32 tensor (1 KiB; all
@@ -994,6 +1023,8 @@ const bench_workload bench_workloads[] = {
     {"scatter_elements_none", "ScatterElements none axis 1, [4096,4096] by [4096,1024]",
      scatter_elements_none},
     {"gather_elements", "GatherElements axis 1, [4096,4096] by [4096,1024]", gather_elements},
+    {"gather_elements_rows",
+     "GatherElements axis 0, [4096,4096] by [4096,4096] constant along rows", gather_elements_rows},
     {"tiny", "each operator on [16,16] f32: one-shot, reused plan, plain C loop", tiny},
 };
 

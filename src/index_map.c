@@ -54,14 +54,17 @@ MAP_TUPLES(map_tuples_i32, int32_t)
 MAP_TUPLES(map_tuples_i64, int64_t)
 
 /* Elements: n walks the indices row-major; base is the data offset of n's
-   own coordinates with the axis coordinate at 0, advanced like an odometer. */
+   own coordinates with the axis coordinate at 0, advanced like an odometer.
+   Whole rows (row_len > 1): n walks the dimensions up to the axis only,
+   reading every row_len-th index, and offsets count rows. */
 #define MAP_ELEMENTS(NAME, T)                                                          \
     static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                            \
     {                                                                                  \
         map_job *job = ctx;                                                            \
         (void)worker;                                                                  \
         const sgk_index_map *m = &job->p->map;                                         \
-        const int rank = m->data->rank, axis = m->axis;                                \
+        const int axis = m->axis, rank = m->row_len > 1 ? axis + 1 : m->data->rank;  \
+        const int64_t step = m->row_len > 1 ? m->row_len : 1;                          \
         const int64_t *idims = m->indices->shape;                                      \
         const int64_t axis_dim = m->data->shape[axis], axis_stride = job->stride[axis]; \
         const T *idx = m->indices->data;                                               \
@@ -73,7 +76,7 @@ MAP_TUPLES(map_tuples_i64, int64_t)
                 base += coord[d] * job->stride[d];                                     \
         }                                                                              \
         for (int64_t n = begin; n < end; n++) {                                        \
-            int64_t c = idx[n];                                                        \
+            int64_t c = idx[n * step];                                                 \
             if (c < -axis_dim || c >= axis_dim) {                                      \
                 report_bad(job, n);                                                    \
                 return;                                                                \
@@ -119,6 +122,9 @@ static sgk_status out_of_range(const sgk_problem *p, int64_t n)
     char pos[256], value[256], shape[256];
     sgk_format_dims(shape, sizeof shape, m->data->shape, m->data->rank);
     if (m->kind == SGK_MAP_ELEMENTS) {
+        /* a whole row's first element is the first bad one */
+        if (m->row_len > 1)
+            n *= m->row_len;
         format_position(pos, sizeof pos, n, m->indices->shape, m->indices->rank);
         return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
                         "indices%s = %lld out of range for axis %d of data shape %s", pos,
@@ -149,7 +155,8 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int threads, int
         }
         body = is64 ? map_tuples_i64 : map_tuples_i32;
     } else {
-        for (int d = m->data->rank - 1; d >= 0; d--) {
+        /* whole rows: offsets in rows, the dimensions after the axis gone */
+        for (int d = m->row_len > 1 ? m->axis : m->data->rank - 1; d >= 0; d--) {
             job.stride[d] = s;
             s *= m->data->shape[d];
         }

@@ -52,6 +52,8 @@ struct sgk_plan {
     sgk_reduction reduction;
     int64_t data_elems, updates_elems, output_elems;
     int64_t slice_len;
+    bool whole_rows;      /* an Elements operator moving whole rows
+                             (whole_rows.h) */
     int64_t slots;
     int64_t count;        /* pairs kept */
     int64_t *slot;        /* count entries; blocked scatters: grouped by block
@@ -82,7 +84,7 @@ struct sgk_plan {
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
     const char *why;      /* scatters: the reason for the path, in words */
     char fallback[128];    /* a forced path that could not serve, and why */
-    char description[512];
+    char description[640];
 };
 
 /* Builds a plan for p: maps and validates every index, analyses duplicates,

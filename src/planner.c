@@ -16,6 +16,7 @@
 #include "runtime_config.h"
 #include "simd/simd.h"
 #include "topology.h"
+#include "whole_rows.h"
 
 /* Prefetch windows of element gathers pay while they fit in L1 beside
    the chunk's indices and output. */
@@ -446,10 +447,12 @@ static void describe(sgk_plan *plan)
                      : "rows",
                  (long long)plan->count, (long long)plan->slots);
     snprintf(plan->description, sizeof plan->description,
-             "%s %s %s%s: %s of %lld elements; threads %d; simd %s%s%s", plan->op,
+             "%s %s %s%s: %s of %lld elements%s; threads %d; simd %s%s%s", plan->op,
              sgk_dtype_name(plan->dtype), sgk_reduction_name(plan->reduction),
              plan->widen_reduce != NULL ? " (float32 accumulation)" : "", what,
-             (long long)plan->slice_len, plan->threads, sgk_simd_target_name(),
+             (long long)plan->slice_len,
+             plan->whole_rows ? " (whole rows: the index is constant after the axis)" : "",
+             plan->threads, sgk_simd_target_name(),
              plan->fallback[0] ? "; " : "", plan->fallback);
     if (sgk_config_get()->verbose)
         fprintf(stderr, "sgk: %s\n", plan->description);
@@ -479,8 +482,13 @@ static sgk_apply_fn choose_apply(const sgk_problem *p)
     return vector != NULL ? vector : scalar;
 }
 
-sgk_status sgk_plan_build(const sgk_problem *p, bool for_caller, sgk_plan **out)
+sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan **out)
 {
+    const int threads = sgk_config_threads();
+    const int64_t min_bytes = sgk_config_get()->parallel_min_bytes;
+    sgk_problem rows = *problem;
+    const bool whole_rows = sgk_elements_whole_rows(&rows, threads, min_bytes);
+    const sgk_problem *p = &rows;
     /* Planning scratch takes up to 32 bytes per pair. */
     if (p->count > INT64_MAX / 32)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
@@ -505,8 +513,9 @@ sgk_status sgk_plan_build(const sgk_problem *p, bool for_caller, sgk_plan **out)
         .slice_len = p->slice_len,
         .slots = p->slots,
         .count = p->count,
-        .threads = sgk_config_threads(),
-        .parallel_min_bytes = sgk_config_get()->parallel_min_bytes,
+        .whole_rows = whole_rows,
+        .threads = threads,
+        .parallel_min_bytes = min_bytes,
         .apply = choose_apply(p),
         .widen_reduce = sgk_widen_reduce_kernel(p->dtype, p->reduction),
     };

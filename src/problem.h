@@ -31,6 +31,10 @@ typedef struct {
     int64_t rows_per_batch;    /* tuples */
     int64_t slots_per_batch;   /* tuples */
     int axis;                  /* elements, already normalized */
+    int64_t row_len;           /* elements: 0 or 1, or the length of the rows
+                                  moved whole (whole_rows.h): pair n is then
+                                  the row starting at index element
+                                  n * row_len */
 } sgk_index_map;
 
 typedef struct {

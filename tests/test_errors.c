@@ -939,6 +939,20 @@ static void test_index_out_of_range(void **state)
         IDX_CASE(op, L1(P(32) + 2), I64, 1, "4294967298", NULL);
         IDX_CASE(op, L1(INT32_MIN), I32, 1, "-2147483648", NULL);
         IDX_CASE(op, L1(INT32_MAX), I32, 1, "2147483647", NULL);
+        /* axis 0, the index the same along each row of 4: whole rows move,
+           and the message still names the row's first element */
+        {
+            opcase c = base(op);
+            static const int64_t shape_2_4[] = {2, 4};
+            c.indices.shape = shape_2_4;
+            c.indices.data = (const int64_t[]){2, 2, 2, 2, -4, -4, -4, -4};
+            c.updates.shape = shape_2_4;
+            c.attr = 0;
+            if (op == OP_GEL)
+                c.out_elems = 8;
+            c.needles[0] = "[1, 0] = -4";
+            RUN("whole row index -4 of 3 (axis 0)", &c, SGK_ERR_INDEX_OUT_OF_RANGE);
+        }
         break;
     }
     MANY_THEN_BAD(op, I64, SGK_REDUCE_NONE);

@@ -353,6 +353,62 @@ static void test_reuse_elements(void **state)
     sgk_plan_destroy(NULL); /* like free(NULL) */
 }
 
+/* ---- an index constant after the axis: whole rows move ------------------ */
+
+static void test_whole_rows(void **state)
+{
+    (void)state;
+    /* ScatterElements: data [6, 5], indices/updates [4, 5] on axis 0, each
+       row's index repeated along it (slot 2 twice); then one element
+       breaks the pattern and the elements are moved one by one. */
+    static const int64_t ds[] = {6, 5}, is[] = {4, 5};
+    int64_t idx[20];
+    static const int64_t rows[] = {2, -1, 2, 0};
+    static const sgk_reduction reds[] = {SGK_REDUCE_NONE, SGK_REDUCE_ADD, SGK_REDUCE_MUL,
+                                         SGK_REDUCE_MAX, SGK_REDUCE_MIN, SGK_REDUCE_SUB};
+    for (int broken = 0; broken < 2; broken++)
+        for (size_t ri = 0; ri < sizeof reds / sizeof reds[0]; ri++) {
+            for (int i = 0; i < 20; i++)
+                idx[i] = rows[i / 5];
+            if (broken)
+                idx[13] = 1;
+            sgk_tensor d = f32(2, ds, NULL), u = f32(2, is, NULL), ix = i64(2, is, idx);
+            sgk_plan *plan = NULL;
+            CHECK_OK(sgk_plan_scatter_elements(&plan, &d, &ix, &u, 0, reds[ri], 0));
+            assert_int_equal(strstr(sgk_plan_describe(plan), "whole rows") != NULL, !broken);
+            float *data = random_floats(30), *upd = random_floats(20);
+            float out[30], want[30];
+            ref_scatter_elements(data, ds, 2, idx, is, 0, upd, reds[ri], want);
+            CHECK_OK(sgk_execute(plan, data, upd, out));
+            CHECK_FLOATS("scatter_elements, whole rows", out, want, 30);
+            CHECK_OK(sgk_execute(plan, data, upd, data)); /* in place */
+            CHECK_FLOATS("scatter_elements, whole rows in place", data, want, 30);
+            free(data);
+            free(upd);
+            sgk_plan_destroy(plan);
+        }
+
+    /* GatherElements: data [4, 3, 2], indices [3, 5, 2] on axis 1 (int32),
+       constant along the last dimension: rows of 2 from the first 3 of 4
+       outer positions. */
+    static const int64_t gds[] = {4, 3, 2}, gis[] = {3, 5, 2};
+    int32_t gidx32[30];
+    int64_t gidx[30];
+    for (int i = 0; i < 30; i++)
+        gidx[i] = gidx32[i] = (int32_t)((i / 2 * 7) % 6) - 3;
+    sgk_tensor d = f32(3, gds, NULL), ix = i32(3, gis, gidx32);
+    sgk_plan *plan = NULL;
+    CHECK_OK(sgk_plan_gather_elements(&plan, &d, &ix, 1, 0));
+    assert_non_null(strstr(sgk_plan_describe(plan), "whole rows"));
+    float *data = random_floats(24);
+    float out[30], want[30];
+    ref_gather_elements(data, gds, 3, gidx, gis, 1, want);
+    CHECK_OK(sgk_execute(plan, data, NULL, out));
+    CHECK_FLOATS("gather_elements, whole rows", out, want, 30);
+    free(data);
+    sgk_plan_destroy(plan);
+}
+
 /* ---- the plan keeps no pointer to the caller's indices or shapes ---------- */
 
 static void test_indices_freed_after_planning(void **state)
@@ -824,6 +880,7 @@ int main(void)
         cmocka_unit_test(test_reuse_scatter_nd),
         cmocka_unit_test(test_reuse_gather_nd),
         cmocka_unit_test(test_reuse_elements),
+        cmocka_unit_test(test_whole_rows),
         cmocka_unit_test(test_indices_freed_after_planning),
         cmocka_unit_test(test_shapes_freed_after_planning),
         cmocka_unit_test(test_in_place),

@@ -634,8 +634,23 @@ static void gen_gather_nd(tcase *c, rng_t *r, int64_t max_dim, int64_t max_idim)
     c->indices = random_indices(r, c->idtype, c->in, c->dshape + b, k, rng_percent(r, 30));
 }
 
+/* Every index element takes the value of the first element of its row
+   (the dimensions after the axis): an index broadcast along them. */
+static void broadcast_along_rows(tcase *c, int32_t ax)
+{
+    int64_t row = 1;
+    for (int32_t d = ax + 1; d < c->irank; d++)
+        row *= c->ishape[d];
+    size_t is = c->idtype == SGK_INT32 ? 4 : 8;
+    char *idx = c->indices;
+    for (int64_t i = 0; row > 1 && i < c->in; i++)
+        memmove(idx + (size_t)i * is, idx + (size_t)(i / row * row) * is, is);
+}
+
 /* Scatter/GatherElements: indices.shape[d] <= data.shape[d] off the axis;
-   along the axis any length (duplicates). */
+   along the axis any length (duplicates).  A third of the cases cover the
+   dimensions after the axis fully and broadcast the index along them: whole
+   rows move. */
 static void gen_elements(tcase *c, rng_t *r, int64_t max_dim, int64_t max_axis_len)
 {
     c->drank = (int32_t)rng_range(r, 1, 4);
@@ -646,6 +661,9 @@ static void gen_elements(tcase *c, rng_t *r, int64_t max_dim, int64_t max_axis_l
     c->irank = c->drank;
     for (int32_t d = 0; d < c->drank; d++)
         c->ishape[d] = d == ax ? random_dim(r, max_axis_len) : rng_range(r, 0, c->dshape[d]);
+    int rows = rng_percent(r, 33);
+    for (int32_t d = ax + 1; rows && d < c->drank; d++)
+        c->ishape[d] = c->dshape[d];
     if (c->dshape[ax] == 0 && ref_numel(c->irank, c->ishape) > 0) {
         if (rng_percent(r, 50))
             c->ishape[ax] = 0;
@@ -657,6 +675,8 @@ static void gen_elements(tcase *c, rng_t *r, int64_t max_dim, int64_t max_axis_l
     memcpy(c->oshape, c->ishape, sizeof c->ishape);
     finish_shapes(c);
     c->indices = random_indices(r, c->idtype, c->in, &c->dshape[ax], 1, rng_percent(r, 30));
+    if (rows)
+        broadcast_along_rows(c, ax);
 }
 
 static uint64_t case_seed(int op, int dtype, int red, int n, uint64_t salt)

@@ -1,0 +1,16 @@
+/* Scatter/GatherElements whose index moves whole rows. */
+#ifndef SGK_WHOLE_ROWS_H
+#define SGK_WHOLE_ROWS_H
+
+#include "problem.h"
+
+/* When p is an Elements problem whose index value is the same along every
+   dimension after the axis, and those dimensions are as long in indices as
+   in data, each run of such elements moves one contiguous row of data:
+   rewrites *p to move rows of that many elements (fewer pairs, longer
+   slices, the same result) and returns true.  Otherwise leaves *p alone.
+   Reads the index values once at most, stopping at the first that differs
+   from its row's first. */
+bool sgk_elements_whole_rows(sgk_problem *p, int threads, int64_t min_bytes);
+
+#endif
