@@ -163,14 +163,12 @@ static void distinct(const bench_case *c, int threads)
 static void distinct_t1(const bench_case *c) { distinct(c, 1); }
 static void distinct_t2(const bench_case *c) { distinct(c, 2); }
 
-static void last(const bench_case *c, int threads)
+static void last(const bench_case *c)
 {
     bool *keep = sgk_alloc_array(c->count, sizeof *keep);
-    check(sgk_find_last_occurrences(c->slot, c->count, c->slots, threads, 0, keep));
+    check(sgk_find_last_occurrences(c->slot, c->count, c->slots, keep));
     free(keep);
 }
-static void last_t1(const bench_case *c) { last(c, 1); }
-static void last_t2(const bench_case *c) { last(c, 2); }
 
 static void run(const char *name, const bench_case *c, void (*fn)(const bench_case *), int reps)
 {
@@ -273,8 +271,7 @@ int main(int argc, char **argv)
 #endif
         run("sgk_count_distinct, 1 thread", &c, distinct_t1, reps);
         run("sgk_count_distinct, 2 threads", &c, distinct_t2, reps);
-        run("sgk_find_last_occurrences, 1 thread", &c, last_t1, reps);
-        run("sgk_find_last_occurrences, 2 threads", &c, last_t2, reps);
+        run("sgk_find_last_occurrences", &c, last, reps);
         free(slot);
     }
     return 0;

@@ -54,7 +54,7 @@ static slot_pair *sorted_pairs(const int64_t *slot, int64_t count)
 /* Per pair: the slot read, and a random bitmap word touched. */
 #define BITMAP_BYTES_PER_PAIR 16
 
-/* How many threads the parallel bitmap paths below use: each thread has a
+/* How many threads the parallel count below uses: each thread has a
    bitmap of its own (team bitmaps in all), capped at two words a pair.  A
    single bitmap shared through atomic fetch-or gives the same results, but
    measured six times slower at two threads than one: its cache lines bounce
@@ -65,19 +65,6 @@ static int bitmap_team(int64_t count, int64_t words, int threads, int64_t min_by
     while (team > 1 && team * words > 2 * count)
         team--;
     return team;
-}
-
-/* Thread t of nt marks the slots of its chunk of the pairs in its bitmap,
-   bits + t * words. */
-static void mark_chunk(const int64_t *slot, int64_t count, uint64_t *bits, int64_t words,
-                       int64_t t, int64_t nt, int64_t *begin, int64_t *end)
-{
-    *begin = sgk_even_start(count, t, nt);
-    *end = sgk_even_start(count, t + 1, nt);
-    uint64_t *own = bits + t * words;
-    memset(own, 0, (size_t)words * sizeof *own);
-    for (int64_t n = *begin; n < *end; n++)
-        own[slot[n] >> 6] |= UINT64_C(1) << (slot[n] & 63);
 }
 
 /* The distinct slots are the bits of the union of the threads' bitmaps. */
@@ -93,11 +80,15 @@ static bool count_distinct_parallel(const int64_t *slot, int64_t count, int64_t 
 #pragma omp parallel num_threads(team) reduction(+ : found)
     {
         const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int64_t begin, end, w0, w1;
-        mark_chunk(slot, count, bits, words, t, nt, &begin, &end);
+        const int64_t begin = sgk_even_start(count, t, nt);
+        const int64_t end = sgk_even_start(count, t + 1, nt);
+        uint64_t *own = bits + t * words; /* the slots of thread t's chunk of the pairs */
+        memset(own, 0, (size_t)words * sizeof *own);
+        for (int64_t n = begin; n < end; n++)
+            own[slot[n] >> 6] |= UINT64_C(1) << (slot[n] & 63);
 #pragma omp barrier
-        w0 = sgk_even_start(words, t, nt), w1 = sgk_even_start(words, t + 1, nt);
-        for (int64_t w = w0; w < w1; w++) {
+        const int64_t w1 = sgk_even_start(words, t + 1, nt);
+        for (int64_t w = sgk_even_start(words, t, nt); w < w1; w++) {
             uint64_t any = 0;
             for (int64_t u = 0; u < nt; u++)
                 any |= bits[u * words + w];
@@ -136,51 +127,10 @@ sgk_status sgk_count_distinct(const int64_t *slot, int64_t count, int64_t slots,
     return SGK_OK;
 }
 
-/* Last occurrences in parallel: pair n of chunk t is the last of its slot
-   when no later pair of its chunk, and no pair of a later chunk, names the
-   slot.  Each thread marks its chunk's slots in a bitmap of its own; a pass
-   over the words turns bitmap t into the union of the later chunks' ones;
-   then each thread walks its chunk backwards from that union, as the serial
-   walk does. */
-static bool last_occurrences_parallel(const int64_t *slot, int64_t count, int64_t slots,
-                                      int threads, int64_t min_bytes, bool *keep)
-{
-    const int64_t words = slots / 64 + 1;
-    int team = bitmap_team(count, words, threads, min_bytes);
-    uint64_t *bits = team > 1 ? sgk_alloc_array(team * words, sizeof *bits) : NULL;
-    if (bits == NULL)
-        return false;
-#pragma omp parallel num_threads(team)
-    {
-        const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int64_t begin, end, w0, w1;
-        mark_chunk(slot, count, bits, words, t, nt, &begin, &end);
-#pragma omp barrier
-        /* Exclusive suffix union over the chunks, word range by word range. */
-        w0 = sgk_even_start(words, t, nt), w1 = sgk_even_start(words, t + 1, nt);
-        for (int64_t w = w0; w < w1; w++) {
-            uint64_t later = 0;
-            for (int64_t u = nt - 1; u >= 0; u--) {
-                uint64_t mine = bits[u * words + w];
-                bits[u * words + w] = later;
-                later |= mine;
-            }
-        }
-#pragma omp barrier
-        uint64_t *own = bits + t * words;
-        for (int64_t n = end - 1; n >= begin; n--)
-            keep[n] = !test_and_set(own, slot[n]);
-    }
-    free(bits);
-    return true;
-}
-
 sgk_status sgk_find_last_occurrences(const int64_t *slot, int64_t count, int64_t slots,
-                                     int threads, int64_t min_bytes, bool *keep)
+                                     bool *keep)
 {
     if (bitmap_pays(count, slots)) {
-        if (last_occurrences_parallel(slot, count, slots, threads, min_bytes, keep))
-            return SGK_OK;
         uint64_t *bits = new_bitmap(slots);
         if (bits == NULL)
             return SGK_ERR_OUT_OF_MEMORY;

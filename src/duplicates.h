@@ -9,9 +9,10 @@
 
 /* Both use a bitmap over the slots when that is small beside the pairs, else
    a sort, and return SGK_ERR_OUT_OF_MEMORY when scratch cannot be had.  The
-   bitmap paths run on up to `threads` threads, as sgk_parallel_for does with
-   min_bytes; the results do not depend on the thread count.  The sort paths
-   are serial. */
+   bitmap count runs on up to `threads` threads, as sgk_parallel_for does with
+   min_bytes; its result does not depend on the thread count.  Everything
+   else is serial: a parallel last-occurrence walk measured slower at two
+   threads than this one (6.1 against 5.5 ms on 2M pairs). */
 
 /* How many distinct slots slot[0..count) names, among `slots`. */
 sgk_status sgk_count_distinct(const int64_t *slot, int64_t count, int64_t slots,
@@ -20,6 +21,6 @@ sgk_status sgk_count_distinct(const int64_t *slot, int64_t count, int64_t slots,
 /* Marks keep[n] for the last pair n of each distinct slot: the one a
    sequential `none` scatter leaves in place. */
 sgk_status sgk_find_last_occurrences(const int64_t *slot, int64_t count, int64_t slots,
-                                     int threads, int64_t min_bytes, bool *keep);
+                                     bool *keep);
 
 #endif

@@ -56,9 +56,7 @@ static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **posi
     bool *keep = sgk_alloc_array(plan->count, sizeof *keep);
     int64_t *pos = sgk_alloc_array(plan->count, sizeof *pos);
     sgk_status status = keep != NULL && pos != NULL
-                            ? sgk_find_last_occurrences(slot, plan->count, plan->slots,
-                                                        plan->threads, plan->parallel_min_bytes,
-                                                        keep)
+                            ? sgk_find_last_occurrences(slot, plan->count, plan->slots, keep)
                             : SGK_ERR_OUT_OF_MEMORY;
     if (status == SGK_OK) {
         int64_t out = 0;

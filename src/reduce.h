@@ -16,6 +16,21 @@ typedef void (*sgk_apply_fn)(void *dst, const int64_t *slot, const void *src,
                              const int64_t *pos, int64_t begin, int64_t end, int64_t stride,
                              int64_t width);
 
+/* For defining kernels: sgk_apply_fn's parameters, and its plain loop,
+   which runs the statements given for element e of each pair's slices,
+   d[e] and s[e] as T. */
+#define SGK_APPLY_PARAMS                                                          \
+    void *dst_, const int64_t *slot, const void *src_, const int64_t *pos,        \
+        int64_t begin, int64_t end, int64_t stride, int64_t width
+#define SGK_FOR_EACH_PAIR_ELEMENT(T, ...)                                         \
+    for (int64_t i = begin; i < end; i++) {                                       \
+        T *d = (T *)dst_ + slot[i] * stride;                                      \
+        const T *s = (const T *)src_ + (pos != NULL ? pos[i] : i) * stride;       \
+        for (int64_t e = 0; e < width; e++) {                                     \
+            __VA_ARGS__                                                           \
+        }                                                                         \
+    }
+
 /* NULL for NONE (a copy) and for unsupported cells. */
 sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction);
 
