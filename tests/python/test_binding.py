@@ -395,6 +395,26 @@ class GatherNDTests(unittest.TestCase):
         self.assertIs(sgk.gather_nd(table, ids[:, None].astype(np.int32), out=out), out)
         assert_same(self, out, table[ids])
 
+    def test_unaligned_output(self):
+        # an output off a 64-byte boundary (NumPy promises 16), rows that are
+        # and are not multiples of a vector, outputs large enough to be
+        # written with streaming stores: every byte right, none outside out
+        rng = np.random.default_rng(11)
+        for row_bytes in (1024, 260):
+            data = rng.standard_normal((5000, row_bytes // 4)).astype(np.float32)
+            ids = rng.integers(-5000, 5000, 40000)
+            nbytes = ids.size * row_bytes
+            for offset in (0, 4, 16, 48):
+                raw = np.full(nbytes + 128, 0xa5, np.uint8)
+                start = -raw.ctypes.data % 64 + offset
+                out = raw[start:start + nbytes].view(np.float32).reshape(ids.size, -1)
+                with sgk.GatherNDPlan(data, ids[:, None]) as plan:
+                    plan.execute(data, out=out)
+                msg = f"{row_bytes}-byte rows, output {offset} bytes off 64"
+                assert_same(self, out, data[ids], msg)
+                self.assertTrue(np.all(raw[:start] == 0xa5) and np.all(raw[start + nbytes:] == 0xa5),
+                                msg)
+
 
 class ElementsTests(unittest.TestCase):
     def test_scatter_every_type_and_reduction(self):
