@@ -240,92 +240,11 @@ static void apply_segments(void *ctx, int worker, int64_t begin, int64_t end)
     }
 }
 
-/* The first pair of a sorted plan whose slot is s or more. */
-static int64_t first_pair_from(const sgk_plan *p, int64_t s)
-{
-    int64_t lo = 0, hi = p->count;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (p->slot[mid] < s)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Traffic of slots [0, s) built by scatter_rows: each slice read and
-   written, and each of their updates read. */
-static int64_t rows_cost(void *ctx, int64_t s)
-{
-    const job *j = ctx;
-    return (2 * s + first_pair_from(j->plan, s)) * (int64_t)j->slice_bytes;
-}
-
-/* Pairs per call of the reduction kernel on one slice: its slot list is
-   this many zeros. */
-#define SEGMENT_CHUNK 256
-
-/* Slots [s0, s1) of a sorted plan whose output is streamed past the
-   caches: untouched runs are streamed from data, and each updated slice is
-   built in L1 from its data slice and its segment of updates, in order,
-   then streamed out.  The output is written once and never read, and the
-   copy is spread between the updates instead of running before them. */
-static void scatter_rows(void *ctx, int worker, int64_t s0, int64_t s1)
-{
-    static const int64_t zero_slots[SEGMENT_CHUNK];
-    const job *j = ctx;
-    const sgk_plan *p = j->plan;
-    const size_t sb = j->slice_bytes;
-    uint8_t *row = sgk_thread_scratch(sb);
-    float *acc = j->acc != NULL ? j->acc + (size_t)worker * (size_t)p->slice_len : NULL;
-    for (int64_t s = s0, i = first_pair_from(p, s0); s < s1;) {
-        int64_t touched = i < p->count && p->slot[i] < s1 ? p->slot[i] : s1;
-        if (touched > s) {
-            sgk_simd_copy_bytes(j->out + (size_t)s * sb, j->data + (size_t)s * sb,
-                                (size_t)(touched - s) * sb, true);
-            s = touched;
-            continue;
-        }
-        int64_t end = i + 1;
-        while (end < p->count && p->slot[end] == s)
-            end++;
-        uint8_t *out = j->out + (size_t)s * sb;
-        if (p->apply == NULL) { /* `none`: the last update is the slice */
-            const int64_t last = p->position != NULL ? p->position[end - 1] : end - 1;
-            sgk_simd_copy_bytes(out, j->updates + (size_t)last * sb, sb, true);
-        } else {
-            /* without scratch, built where it belongs */
-            uint8_t *build = row != NULL ? row : out;
-            memcpy(build, j->data + (size_t)s * sb, sb);
-            if (acc != NULL) {
-                apply_wide_segment(j, acc, (uint16_t *)build, i, end);
-            } else {
-                for (int64_t k = i; k < end; k += SEGMENT_CHUNK) {
-                    int64_t n = end - k < SEGMENT_CHUNK ? end - k : SEGMENT_CHUNK;
-                    const int64_t *pos = p->position != NULL ? p->position + k : NULL;
-                    const uint8_t *src = j->updates + (pos != NULL ? 0 : (size_t)k * sb);
-                    p->apply(build, zero_slots, src, pos, 0, n, p->slice_len, p->slice_len);
-                }
-            }
-            if (build == row)
-                sgk_simd_copy_bytes(out, row, sb, true);
-        }
-        i = end;
-        s++;
-    }
-}
-
 /* Atomic and sorted-segment paths: the whole output is copied first, then
    the pairs are shared between threads. */
 static void scatter_unblocked(job *j)
 {
     const sgk_plan *p = j->plan;
-    if (p->path == SGK_PATH_SORTED && p->stream_rows && !j->in_place) {
-        sgk_parallel_for_balanced(p->slots, p->threads, rows_cost, p->parallel_min_bytes,
-                                  scatter_rows, j);
-        return;
-    }
     int64_t bytes = p->slots * (int64_t)j->slice_bytes;
     if (!j->in_place)
         sgk_parallel_for(p->slots, p->threads, 2 * bytes, p->parallel_min_bytes, copy_slots, j);

@@ -79,9 +79,6 @@ struct sgk_plan {
     int64_t parallel_min_bytes;
     bool stream_output;   /* write output that is not revisited with
                              non-temporal stores */
-    bool stream_rows;     /* sorted scatters, copying executions: each slice
-                             built once, from data and its updates, and
-                             streamed out (executor.c, scatter_rows) */
     sgk_apply_fn apply;               /* NULL for `none`; atomic kernels on the
                                          atomic path */
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */

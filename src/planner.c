@@ -239,19 +239,6 @@ static sgk_status plan_blocks(sgk_plan *plan, int64_t *slot, int64_t *position)
     return SGK_OK;
 }
 
-/* Slices the sorted path builds one at a time in L1 and streams out
-   (executor.c, scatter_rows): long enough that the per-slice calls are
-   small beside the slice, short enough for L1. */
-#define STREAM_ROWS_MIN_BYTES 256
-#define STREAM_ROWS_MAX_BYTES (32 * 1024)
-
-static bool stream_rows_pay(const sgk_plan *plan)
-{
-    int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
-    return plan->stream_output && slice_bytes >= STREAM_ROWS_MIN_BYTES &&
-           slice_bytes <= STREAM_ROWS_MAX_BYTES;
-}
-
 static const char *const path_names[] = {
     [SGK_PATH_GATHER] = "gather", [SGK_PATH_OWNER] = "owner-computes",
     [SGK_PATH_SORTED] = "sorted-segment", [SGK_PATH_ATOMIC] = "atomic",
@@ -328,15 +315,6 @@ static void choose_scatter_path(sgk_plan *plan, uint32_t flags, bool one_shot)
                          : "one-shot, order-independent: no grouping needed";
         return;
     }
-    /* Output past the caches in slices long enough to stream one by one:
-       sorted, each slice is built once from its data and its updates and
-       streamed out, the copy interleaved with the updates' reads rather
-       than run before them block by block. */
-    if (stream_rows_pay(plan)) {
-        plan->path = SGK_PATH_SORTED;
-        plan->why = "output past the caches, long slices";
-        return;
-    }
     /* Fewer updates than cache-sized destination blocks: a block table
        would outgrow the pairs, and most blocks would be plain copies. */
     int64_t block_slots = slice_bytes > 0 ? block_bytes() / slice_bytes : plan->slots;
@@ -390,10 +368,8 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
         plan->position = position;
         return SGK_OK;
     }
-    if (plan->path == SGK_PATH_SORTED) {
-        plan->stream_rows = stream_rows_pay(plan);
+    if (plan->path == SGK_PATH_SORTED)
         return plan_sorted(plan, slot, position);
-    }
     return plan_blocks(plan, slot, position);
 }
 
@@ -449,9 +425,6 @@ static void describe(sgk_plan *plan)
                  path_names[plan->path], plan->why,
                  plan->path == SGK_PATH_ATOMIC
                      ? "output copied, then pairs shared evenly between threads"
-                 : plan->path == SGK_PATH_SORTED && plan->stream_rows
-                     ? "slots shared between threads; each updated slice built from its data "
-                       "and its updates in order, streamed out, the others streamed from data"
                  : plan->path == SGK_PATH_SORTED
                      ? "output copied, then one segment per slot, segments shared between "
                        "threads"
