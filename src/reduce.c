@@ -24,8 +24,10 @@
         if (stride == 1 && pos != NULL) {                                            \
             /* grouped pairs read their updates out of order: fetch ahead */         \
             for (int64_t i = begin; i < end; i++) {                                  \
-                if (i + PREFETCH_AHEAD < end)                                        \
+                if (i + PREFETCH_AHEAD < end) {                                      \
                     __builtin_prefetch(src + pos[i + PREFETCH_AHEAD]);               \
+                    __builtin_prefetch(dst + slot[i + PREFETCH_AHEAD], 1);           \
+                }                                                                    \
                 T a = dst[slot[i]], b = src[pos[i]];                                 \
                 dst[slot[i]] = (expr);                                               \
             }                                                                        \
