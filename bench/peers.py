@@ -234,6 +234,14 @@ def make_workloads(scale, rng):
                       traffic=idx.size * 4 + idx.nbytes + distinct_lines(flat) * LINE,
                       description=f"GatherElements axis 1, data {list(data.shape)} f32 by "
                                   f"[{r},1024]"))
+    # whole rows: an index constant along the last axis (torch.gather with an
+    # expanded index), output row i = data row rows[i]
+    rows = rng.integers(0, r, r).astype(np.int64)
+    idx = np.repeat(rows[:, None], 4096, axis=1)
+    w.append(Workload("gather_elements_rows", "gather_elements", data, idx, axis=0,
+                      traffic=data.nbytes + idx.nbytes + np.unique(rows).size * 4096 * 4,
+                      description=f"GatherElements axis 0, data {list(data.shape)} f32 by "
+                                  f"[{r},4096] constant along rows"))
     return w
 
 

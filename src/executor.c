@@ -34,7 +34,7 @@ static void gather_windows(const job *j, int64_t begin, int64_t end)
             for (const uint8_t *a = lo; a <= hi; a += 64)
                 __builtin_prefetch(a, 0, 3);
         }
-        sgk_simd_gather_elements32(j->out, j->data, p->slot32, n, next);
+        sgk_simd_gather_elements32(j->out, j->data, p->slot32, n, next, p->stream_output);
     }
 }
 
@@ -46,9 +46,9 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
     if (p->window != NULL)
         gather_windows(j, begin, end);
     else if (p->slot32 != NULL)
-        sgk_simd_gather_elements32(j->out, j->data, p->slot32, begin, end);
+        sgk_simd_gather_elements32(j->out, j->data, p->slot32, begin, end, p->stream_output);
     else if (p->slice_len == 1 && p->elem_size == 8)
-        sgk_simd_gather_elements64(j->out, j->data, p->slot, begin, end);
+        sgk_simd_gather_elements64(j->out, j->data, p->slot, begin, end, p->stream_output);
     else
         sgk_simd_move_slices(j->out, NULL, j->data, p->slot, begin, end, j->slice_bytes,
                              j->slice_bytes, p->stream_output);

@@ -38,14 +38,15 @@ static int64_t block_bytes(void)
 /* Non-temporal stores skip reading the destination into the cache before
    overwriting it, but leave the output outside the cache: worth it for
    outputs well beyond what the caches keep, written in runs of at least a
-   cache line (a scatter's block copies always are). */
+   cache line (a scatter's block copies always are, and element gathers
+   write theirs front to back). */
 static bool streams_pay(const sgk_plan *plan)
 {
     const sgk_config *config = sgk_config_get();
     int64_t out_bytes = plan->output_elems * (int64_t)plan->elem_size;
     int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
     return config->stream_min_bytes >= 0 && out_bytes >= config->stream_min_bytes &&
-           (plan->scatter || slice_bytes >= 64);
+           (plan->scatter || slice_bytes >= 64 || plan->slice_len == 1);
 }
 
 /* `none`: a sequential loop leaves only the last update of each slot, so the

@@ -29,11 +29,12 @@ void sgk_simd_move_slices(void *dst, const int64_t *dst_slots, const void *src,
                           size_t slice_bytes, size_t stride_bytes, bool stream);
 
 /* out[n] = data[slot[n]] for n in [begin, end), elements of 4 bytes (32-bit
-   slots) or 8 bytes (64-bit slots), through vector gathers. */
+   slots) or 8 bytes (64-bit slots), through vector gathers.  stream: as for
+   sgk_simd_copy_bytes. */
 void sgk_simd_gather_elements32(void *out, const void *data, const int32_t *slot,
-                                int64_t begin, int64_t end);
+                                int64_t begin, int64_t end, bool stream);
 void sgk_simd_gather_elements64(void *out, const void *data, const int64_t *slot,
-                                int64_t begin, int64_t end);
+                                int64_t begin, int64_t end, bool stream);
 
 /* The vectorized twin of sgk_apply_fn (src/reduce.h), same contract and
    the same results bit for bit: for each pair i in [begin, end), in order,
