@@ -183,6 +183,12 @@ static int scatter_oneshot_op(void *arg)
     return (int)sgk_scatter_nd(&c->data, &c->indices, &c->updates, c->reduction, c->output);
 }
 
+static int compare_ms(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static int compare_int64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -332,22 +338,61 @@ static int plan_scatter(bench_run *run, const char *workload, scatter_ctx *c)
     return 0;
 }
 
+/* The planner's cost beside the execution it plans: a plan made and freed
+   up to 11 times, the median written into the note of the reused plan's
+   result as "planning X ms = Y executions". */
+static void note_planning(bench_run *run, bench_result *res, sgk_status (*build)(void *),
+                          void *ctx)
+{
+    enum { MAX_PLANS = 11 };
+    double ms[MAX_PLANS];
+    int n = run->opt.reps < MAX_PLANS ? run->opt.reps : MAX_PLANS;
+    for (int r = 0; r < n; r++) {
+        double t0 = bench_now_ms();
+        if (build(ctx) != SGK_OK)
+            return;
+        ms[r] = bench_now_ms() - t0;
+    }
+    qsort(ms, (size_t)n, sizeof *ms, compare_ms);
+    double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+    snprintf(res->note, sizeof res->note, "planning %.3g ms = %.2g executions", median,
+             median / res->median_ms);
+}
+
+static sgk_status build_scatter_plan(void *arg)
+{
+    const scatter_ctx *c = arg;
+    sgk_plan *plan = NULL;
+    sgk_status st = c->elements
+                        ? sgk_plan_scatter_elements(&plan, &c->data, &c->indices, &c->updates,
+                                                    c->axis, c->reduction, 0)
+                        : sgk_plan_scatter_nd(&plan, &c->data, &c->indices, &c->updates,
+                                              c->reduction, 0);
+    sgk_plan_destroy(plan);
+    return st;
+}
+
 /* Times the scatter in `mode`.  The destination starts from a poisoned
    output (copying) or from the pristine data (in place), so the check sees
-   this variant's own work. */
+   this variant's own work.  A copying reused plan's note says what planning
+   costs. */
 static bench_result *time_scatter(bench_run *run, scatter_ctx *c, const char *workload,
                                   const char *what, bench_mode mode, double traffic)
 {
     char variant[48];
     snprintf(variant, sizeof variant, "%s %s", what, mode_name(mode));
-    if (c->output == c->data.data)
+    bool copying = c->output != c->data.data;
+    if (!copying)
         memcpy(c->output, c->original, (size_t)bytes_of(&c->data));
     else
         poison(c->output, (size_t)bytes_of(&c->data));
     bench_case bc = {workload, variant, traffic, sgk_plan_describe(c->plan),
                      mode == BENCH_MODE_PLAN ? scatter_plan_op : scatter_oneshot_op,
                      check_scatter, c};
-    return bench_measure(run, &bc);
+    bench_result *res = bench_measure(run, &bc);
+    if (res != NULL && copying && mode == BENCH_MODE_PLAN)
+        note_planning(run, res, build_scatter_plan, c);
+    return res;
 }
 
 /* ---- gathers ------------------------------------------------------------ */
@@ -417,6 +462,17 @@ static int plan_gather(bench_run *run, const char *workload, gather_ctx *c)
     return 0;
 }
 
+static sgk_status build_gather_plan(void *arg)
+{
+    const gather_ctx *c = arg;
+    sgk_plan *plan = NULL;
+    sgk_status st = c->elements
+                        ? sgk_plan_gather_elements(&plan, &c->data, &c->indices, c->axis, 0)
+                        : sgk_plan_gather_nd(&plan, &c->data, &c->indices, c->batch_dims, 0);
+    sgk_plan_destroy(plan);
+    return st;
+}
+
 static bench_result *time_gather(bench_run *run, gather_ctx *c, const char *workload,
                                  const char *what, bench_mode mode)
 {
@@ -426,7 +482,10 @@ static bench_result *time_gather(bench_run *run, gather_ctx *c, const char *work
     bench_case bc = {workload, variant, gather_traffic(c), sgk_plan_describe(c->plan),
                      mode == BENCH_MODE_PLAN ? gather_plan_op : gather_oneshot_op,
                      check_gather, c};
-    return bench_measure(run, &bc);
+    bench_result *res = bench_measure(run, &bc);
+    if (res != NULL && mode == BENCH_MODE_PLAN)
+        note_planning(run, res, build_gather_plan, c);
+    return res;
 }
 
 /* ---- kv_cache_token ------------------------------------------------------ */
@@ -623,9 +682,11 @@ static void embedding_grad_add(bench_run *run)
     if (plan_scatter(run, W, &ctx) == 0) {
         bench_result *res = time_scatter(run, &ctx, W, "f32 copy", run->opt.mode,
                                          copying_scatter_traffic(&ctx));
-        if (res != NULL)
-            snprintf(res->note, sizeof res->note, "%lld distinct rows of %lld",
-                     (long long)distinct, (long long)R);
+        if (res != NULL) {
+            size_t len = strlen(res->note);
+            snprintf(res->note + len, sizeof res->note - len, "%s%lld distinct rows of %lld",
+                     len ? "; " : "", (long long)distinct, (long long)R);
+        }
         sgk_plan_destroy(ctx.plan);
     }
     free(data), free(out), free(upd), free(idx);

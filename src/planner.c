@@ -374,6 +374,25 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
     return plan_blocks(plan, slot, position);
 }
 
+/* Chunks [first, last) of GATHER_CHUNK outputs: slots narrowed, and each
+   chunk's range of source slots recorded. */
+static void narrow_chunks(void *ctx, int worker, int64_t first, int64_t last)
+{
+    sgk_plan *plan = ctx;
+    (void)worker;
+    for (int64_t c = first; c < last; c++) {
+        int32_t lo = INT32_MAX, hi = 0;
+        for (int64_t n = c * GATHER_CHUNK; n < plan->count && n < (c + 1) * GATHER_CHUNK; n++) {
+            int32_t s = (int32_t)plan->slot[n];
+            plan->slot32[n] = s;
+            lo = s < lo ? s : lo;
+            hi = s > hi ? s : hi;
+        }
+        plan->window[2 * c] = lo;
+        plan->window[2 * c + 1] = hi;
+    }
+}
+
 /* Highway's vector gathers need indices as wide as the elements: 4-byte
    element gathers get 32-bit slots, narrowed here once, which also halves
    what every execution reads. */
@@ -381,36 +400,26 @@ static sgk_status narrow_element_slots(sgk_plan *plan)
 {
     if (plan->slice_len != 1 || plan->elem_size != 4 || plan->slots > INT32_MAX)
         return SGK_OK;
-    int32_t *slot32 = sgk_alloc_array(plan->count, sizeof *slot32);
     int64_t chunks = (plan->count + GATHER_CHUNK - 1) / GATHER_CHUNK;
-    int32_t *window = sgk_alloc_array(2 * chunks, sizeof *window);
-    if (slot32 == NULL || window == NULL) {
-        free(slot32), free(window);
-        return SGK_ERR_OUT_OF_MEMORY;
-    }
+    plan->slot32 = sgk_alloc_array(plan->count, sizeof *plan->slot32);
+    plan->window = sgk_alloc_array(2 * chunks, sizeof *plan->window);
+    if (plan->slot32 == NULL || plan->window == NULL)
+        return SGK_ERR_OUT_OF_MEMORY; /* sgk_plan_destroy frees what there is */
+    /* the slots read, the narrowed ones written */
+    sgk_parallel_for(chunks, plan->threads, plan->count * 12, plan->parallel_min_bytes,
+                     narrow_chunks, plan);
     int64_t span = 0;
-    for (int64_t c = 0; c < chunks; c++) {
-        int32_t lo = INT32_MAX, hi = 0;
-        for (int64_t n = c * GATHER_CHUNK; n < plan->count && n < (c + 1) * GATHER_CHUNK; n++) {
-            slot32[n] = (int32_t)plan->slot[n];
-            lo = slot32[n] < lo ? slot32[n] : lo;
-            hi = slot32[n] > hi ? slot32[n] : hi;
-        }
-        window[2 * c] = lo;
-        window[2 * c + 1] = hi;
-        span += hi - lo + 1;
-    }
+    for (int64_t c = 0; c < chunks; c++)
+        span += plan->window[2 * c + 1] - plan->window[2 * c] + 1;
     /* Each chunk reading a narrow range (rows of an Elements gather along
        its last axis): fetching the next range in order while this chunk
        gathers replaces random misses by a sequential stream. */
     if (chunks == 0 || span / chunks * 4 > WINDOW_MAX_BYTES) {
-        free(window);
-        window = NULL;
+        free(plan->window);
+        plan->window = NULL;
     }
     free(plan->slot);
     plan->slot = NULL;
-    plan->slot32 = slot32;
-    plan->window = window;
     return SGK_OK;
 }
 
