@@ -63,6 +63,12 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* Wall time of `calls` back-to-back calls, or a negative value when one
    fails. */
 static double time_calls(const bench_case *c, long calls, int *status)
@@ -136,14 +142,12 @@ bench_result *bench_measure(bench_run *run, const bench_case *c)
         free(per_call);
         return NULL;
     }
-    qsort(per_call, (size_t)run->opt.reps, sizeof *per_call, compare_doubles);
-
     bench_result *res = append_result(run);
     snprintf(res->workload, sizeof res->workload, "%s", c->workload);
     snprintf(res->variant, sizeof res->variant, "%s", c->variant);
     snprintf(res->plan, sizeof res->plan, "%s", c->plan != NULL ? c->plan : "");
     int n = run->opt.reps;
-    res->median_ms = n % 2 ? per_call[n / 2] : 0.5 * (per_call[n / 2 - 1] + per_call[n / 2]);
+    res->median_ms = bench_median(per_call, n); /* sorts: min and max follow */
     res->min_ms = per_call[0];
     res->max_ms = per_call[n - 1];
     res->calls_per_rep = calls;
@@ -225,9 +229,7 @@ static double measure_copy_bandwidth(bench_run *run)
         exit(2);
     for (int r = 0; r < run->opt.reps; r++)
         ms[r] = parallel_copy(dst, src, bytes, run->threads);
-    qsort(ms, (size_t)run->opt.reps, sizeof *ms, compare_doubles);
-    int n = run->opt.reps;
-    double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+    double median = bench_median(ms, run->opt.reps);
     run->copy_buffer_mib = (double)bytes / MIB;
     free(ms);
     free(src);

@@ -87,6 +87,8 @@ void bench_fail(bench_run *run, const char *workload, const char *fmt, ...)
    report anything meaningful without its buffers). */
 void *bench_alloc(size_t bytes);
 double bench_now_ms(void);
+/* Sorts v[0..n) (n >= 1) and returns its median. */
+double bench_median(double *v, int n);
 
 /* The suite (workloads.c). */
 typedef struct {

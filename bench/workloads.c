@@ -183,12 +183,6 @@ static int scatter_oneshot_op(void *arg)
     return (int)sgk_scatter_nd(&c->data, &c->indices, &c->updates, c->reduction, c->output);
 }
 
-static int compare_ms(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int compare_int64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -353,8 +347,7 @@ static void note_planning(bench_run *run, bench_result *res, sgk_status (*build)
             return;
         ms[r] = bench_now_ms() - t0;
     }
-    qsort(ms, (size_t)n, sizeof *ms, compare_ms);
-    double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+    double median = bench_median(ms, n);
     snprintf(res->note, sizeof res->note, "planning %.3g ms = %.2g executions", median,
              median / res->median_ms);
 }

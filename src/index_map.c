@@ -1,7 +1,7 @@
-/* Index reading is the planner's only pass over the indices: every
-   coordinate is checked and normalized and the slot flattened here, in
-   parallel over the pairs, with one loop per index type so the hot loop has
-   no type test. */
+/* Index reading: every coordinate is checked and normalized and the slot
+   flattened here, in parallel over the pairs, with one loop per index type
+   so the hot loop has no type test.  (Only the whole-row check of
+   whole_rows.c reads the indices before this.) */
 #include <stdatomic.h>
 #include <stdio.h>
 
@@ -63,13 +63,13 @@ MAP_TUPLES(map_tuples_i64, int64_t)
         map_job *job = ctx;                                                            \
         (void)worker;                                                                  \
         const sgk_index_map *m = &job->p->map;                                         \
-        const int axis = m->axis, rank = m->row_len > 1 ? axis + 1 : m->data->rank;  \
+        const int axis = m->axis, walked = m->row_len > 1 ? axis + 1 : m->data->rank; \
         const int64_t step = m->row_len > 1 ? m->row_len : 1;                          \
         const int64_t *idims = m->indices->shape;                                      \
         const int64_t axis_dim = m->data->shape[axis], axis_stride = job->stride[axis]; \
         const T *idx = m->indices->data;                                               \
         int64_t coord[SGK_MAX_RANK], base = 0, rest = begin;                           \
-        for (int d = rank - 1; d >= 0; d--) {                                          \
+        for (int d = walked - 1; d >= 0; d--) {                                        \
             coord[d] = rest % idims[d];                                                \
             rest /= idims[d];                                                          \
             if (d != axis)                                                             \
@@ -82,7 +82,7 @@ MAP_TUPLES(map_tuples_i64, int64_t)
                 return;                                                                \
             }                                                                          \
             job->slot[n] = base + (c < 0 ? c + axis_dim : c) * axis_stride;            \
-            for (int d = rank - 1; d >= 0; d--) {                                      \
+            for (int d = walked - 1; d >= 0; d--) {                                    \
                 if (++coord[d] < idims[d]) {                                           \
                     if (d != axis)                                                     \
                         base += job->stride[d];                                        \

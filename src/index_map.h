@@ -1,4 +1,4 @@
-/* Reads, validates and flattens index values: the planner's first step. */
+/* Reads, validates and flattens index values for the planner. */
 #ifndef SGK_INDEX_MAP_H
 #define SGK_INDEX_MAP_H
 

@@ -494,20 +494,20 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan 
 {
     const int threads = sgk_config_threads();
     const int64_t min_bytes = sgk_config_get()->parallel_min_bytes;
-    sgk_problem rows = *problem;
-    const bool whole_rows = sgk_elements_whole_rows(&rows, threads, min_bytes);
-    const sgk_problem *p = &rows;
+    sgk_problem rewritten = *problem;
+    const bool whole_rows = sgk_rewrite_as_whole_rows(&rewritten, threads, min_bytes);
+    const sgk_problem *p = &rewritten;
     /* Planning scratch takes up to 32 bytes per pair. */
     if (p->count > INT64_MAX / 32)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
-                        (long long)p->count);
+                        (long long)problem->count);
     sgk_plan *plan = calloc(1, sizeof *plan);
     int64_t *slot = sgk_alloc_array(p->count, sizeof *slot);
     if (plan == NULL || slot == NULL) {
         free(plan);
         free(slot);
         return sgk_fail(SGK_ERR_OUT_OF_MEMORY, p->op, "no memory for %lld index tuples",
-                        (long long)p->count);
+                        (long long)problem->count);
     }
     *plan = (sgk_plan){
         .op = p->op,
@@ -543,7 +543,8 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan 
     }
     if (status != SGK_OK) {
         sgk_plan_destroy(plan);
-        return sgk_fail(status, p->op, "no memory to plan %lld updates", (long long)p->count);
+        return sgk_fail(status, p->op, "no memory to plan %lld updates",
+                        (long long)problem->count);
     }
     /* The description costs more than a tiny problem's whole execution:
        only plans a caller can ask about, or that are logged, get one. */

@@ -3,11 +3,10 @@
 #include <stdbool.h>
 
 #include "cell_ops.h"
-#include "half.h"
 #include "reduce.h"
 
-/* Pairs ahead whose update is prefetched: enough to cover a memory latency
-   at a few nanoseconds per pair. */
+/* Pairs ahead whose update and destination are prefetched: enough to cover
+   a memory latency at a few nanoseconds per pair. */
 #define PREFETCH_AHEAD 16
 
 /* Applies pairs [begin, end): elements [0, width) of the slice at
@@ -22,7 +21,8 @@
         T *dst = dst_;                                                               \
         const T *src = src_;                                                         \
         if (stride == 1 && pos != NULL) {                                            \
-            /* grouped pairs read their updates out of order: fetch ahead */         \
+            /* grouped pairs read their updates out of order, and one-shot ranges  \
+               reach destinations past L2: fetch both ahead */                      \
             for (int64_t i = begin; i < end; i++) {                                  \
                 if (i + PREFETCH_AHEAD < end) {                                      \
                     __builtin_prefetch(src + pos[i + PREFETCH_AHEAD]);               \

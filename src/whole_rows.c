@@ -40,7 +40,7 @@ typedef struct {
 SAME_ALONG_ROWS(same_along_rows_i32, int32_t)
 SAME_ALONG_ROWS(same_along_rows_i64, int64_t)
 
-bool sgk_elements_whole_rows(sgk_problem *p, int threads, int64_t min_bytes)
+bool sgk_rewrite_as_whole_rows(sgk_problem *p, int threads, int64_t min_bytes)
 {
     const sgk_index_map *m = &p->map;
     if (m->kind != SGK_MAP_ELEMENTS || p->count == 0)

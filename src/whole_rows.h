@@ -9,8 +9,9 @@
    in data, each run of such elements moves one contiguous row of data:
    rewrites *p to move rows of that many elements (fewer pairs, longer
    slices, the same result) and returns true.  Otherwise leaves *p alone.
-   Reads the index values once at most, stopping at the first that differs
-   from its row's first. */
-bool sgk_elements_whole_rows(sgk_problem *p, int threads, int64_t min_bytes);
+   Reads the index values once at most, in parallel, stopping at the first
+   row whose values differ.  When it rewrites, the index map reads one index
+   per row; when a row differs late, the indices are read nearly twice. */
+bool sgk_rewrite_as_whole_rows(sgk_problem *p, int threads, int64_t min_bytes);
 
 #endif
