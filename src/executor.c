@@ -62,26 +62,41 @@ static bool few_updates(int64_t pairs, int64_t slots)
     return pairs * 8 < slots;
 }
 
+/* SGK_PLAN_WIDE_ACCUMULATE: n fp16/bf16 values widened into float32, and
+   back, rounded to nearest-even. */
+static void widen(const sgk_plan *p, float *acc, const uint16_t *in, int64_t n)
+{
+    const bool f16 = p->dtype == SGK_FLOAT16;
+    for (int64_t e = 0; e < n; e++)
+        acc[e] = f16 ? sgk_f16_to_f32(in[e]) : sgk_bf16_to_f32(in[e]);
+}
+
+static void round_back(const sgk_plan *p, uint16_t *out, const float *acc, int64_t n)
+{
+    const bool f16 = p->dtype == SGK_FLOAT16;
+    for (int64_t e = 0; e < n; e++)
+        out[e] = f16 ? sgk_f32_to_f16(acc[e]) : sgk_f32_to_bf16(acc[e]);
+}
+
+/* The update slice pair i takes. */
+static const uint8_t *update_of(const job *j, int64_t i)
+{
+    const int64_t *position = j->plan->position;
+    return j->updates + (size_t)(position != NULL ? position[i] : i) * j->slice_bytes;
+}
+
 /* fp16/bf16 under SGK_PLAN_WIDE_ACCUMULATE: the block is widened once into
    float32, takes its updates there, and each touched slot is rounded once. */
 static void apply_wide(const job *j, float *acc, uint16_t *out, int64_t slots, int64_t begin,
                        int64_t end)
 {
     const sgk_plan *p = j->plan;
-    const bool f16 = p->dtype == SGK_FLOAT16;
     const int64_t L = p->slice_len;
-    for (int64_t i = 0; i < slots * L; i++)
-        acc[i] = f16 ? sgk_f16_to_f32(out[i]) : sgk_bf16_to_f32(out[i]);
+    widen(p, acc, out, slots * L);
     for (int64_t i = begin; i < end; i++)
-        p->widen_reduce(acc + p->slot[i] * L,
-                        j->updates + (size_t)(p->position != NULL ? p->position[i] : i) *
-                                         j->slice_bytes,
-                        L);
-    for (int64_t i = begin; i < end; i++) {
-        int64_t at = p->slot[i] * L;
-        for (int64_t e = 0; e < L; e++)
-            out[at + e] = f16 ? sgk_f32_to_f16(acc[at + e]) : sgk_f32_to_bf16(acc[at + e]);
-    }
+        p->widen_reduce(acc + p->slot[i] * L, update_of(j, i), L);
+    for (int64_t i = begin; i < end; i++)
+        round_back(p, out + p->slot[i] * L, acc + p->slot[i] * L, L);
 }
 
 /* One segment [begin, end) of pairs to the same slot under
@@ -90,17 +105,10 @@ static void apply_wide_segment(const job *j, float *acc, uint16_t *out, int64_t 
                                int64_t end)
 {
     const sgk_plan *p = j->plan;
-    const bool f16 = p->dtype == SGK_FLOAT16;
-    const int64_t L = p->slice_len;
-    for (int64_t e = 0; e < L; e++)
-        acc[e] = f16 ? sgk_f16_to_f32(out[e]) : sgk_bf16_to_f32(out[e]);
+    widen(p, acc, out, p->slice_len);
     for (int64_t i = begin; i < end; i++)
-        p->widen_reduce(acc,
-                        j->updates + (size_t)(p->position != NULL ? p->position[i] : i) *
-                                         j->slice_bytes,
-                        L);
-    for (int64_t e = 0; e < L; e++)
-        out[e] = f16 ? sgk_f32_to_f16(acc[e]) : sgk_f32_to_bf16(acc[e]);
+        p->widen_reduce(acc, update_of(j, i), p->slice_len);
+    round_back(p, out, acc, p->slice_len);
 }
 
 /* Applies pairs [begin, end) of slot/pos (pos NULL meaning pair i takes
