@@ -3,6 +3,7 @@
    so the hot loop has no type test.  (Only the whole-row check of
    whole_rows.c reads the indices before this.) */
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -12,7 +13,8 @@
 
 typedef struct {
     const sgk_problem *p;
-    int64_t *slot;
+    int64_t *slot;                /* the slots, or */
+    int32_t *slot32;              /* the slots narrowed, when they fit */
     int64_t stride[SGK_MAX_RANK]; /* tuples: of the k indexed dims; elements: of data */
     atomic_llong first_bad;       /* smallest failing pair, or count when none */
 } map_job;
@@ -26,77 +28,134 @@ static void report_bad(map_job *job, int64_t n)
     }
 }
 
-#define MAP_TUPLES(NAME, T)                                                            \
-    static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                            \
+/* Tuples: pairs [begin, end) of one batch, k coordinates each, everything
+   in locals (out may alias nothing the loop reads, but the compiler cannot
+   know), bounds checked for the whole range at once.  Inlined with k
+   constant for the common k of 1 and 2. */
+#define MAP_TUPLES_RANGE(NAME, T, S)                                                   \
+    static inline __attribute__((always_inline)) bool NAME(                            \
+        const T *idx, int k, const int64_t *dims, const int64_t *stride, int64_t offset, \
+        int64_t begin, int64_t end, S *out)                                            \
+    {                                                                                  \
+        int64_t dim[SGK_MAX_RANK], str[SGK_MAX_RANK];                                  \
+        for (int j = 0; j < k; j++)                                                    \
+            dim[j] = dims[j], str[j] = stride[j];                                      \
+        bool bad = false;                                                              \
+        for (int64_t n = begin; n < end; n++) {                                        \
+            int64_t flat = offset;                                                     \
+            for (int j = 0; j < k; j++) {                                              \
+                int64_t c = idx[n * k + j];                                            \
+                bool ok = (c >= -dim[j]) & (c < dim[j]);                               \
+                bad |= !ok;                                                            \
+                flat += (ok ? (c < 0 ? c + dim[j] : c) : 0) * str[j];                  \
+            }                                                                          \
+            out[n] = (S)flat;                                                          \
+        }                                                                              \
+        return !bad;                                                                   \
+    }
+
+#define MAP_TUPLES(NAME, T, S, OUT)                                                    \
+    MAP_TUPLES_RANGE(NAME##_range, T, S)                                               \
+    static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                \
     {                                                                                  \
         map_job *job = ctx;                                                            \
         (void)worker;                                                                  \
         const sgk_index_map *m = &job->p->map;                                         \
         const int64_t *dims = m->data->shape + m->batch_dims;                          \
+        const int64_t rows = m->rows_per_batch;                                        \
         const T *idx = m->indices->data;                                               \
         const int k = m->k;                                                            \
-        for (int64_t n = begin; n < end; n++) {                                        \
-            int64_t flat =                                                             \
-                m->rows_per_batch > 0 ? n / m->rows_per_batch * m->slots_per_batch : 0; \
-            for (int j = 0; j < k; j++) {                                              \
-                int64_t c = idx[n * k + j];                                            \
-                if (c < -dims[j] || c >= dims[j]) {                                    \
-                    report_bad(job, n);                                                \
-                    return;                                                            \
-                }                                                                      \
-                flat += (c < 0 ? c + dims[j] : c) * job->stride[j];                    \
+        for (int64_t n = begin, next; n < end; n = next) {                             \
+            int64_t batch = rows > 0 ? n / rows : 0;                                   \
+            next = rows > 0 && (batch + 1) * rows < end ? (batch + 1) * rows : end;    \
+            int64_t offset = batch * m->slots_per_batch;                               \
+            bool ok = k == 1   ? NAME##_range(idx, 1, dims, job->stride, offset, n, next, job->OUT) \
+                      : k == 2 ? NAME##_range(idx, 2, dims, job->stride, offset, n, next, job->OUT) \
+                               : NAME##_range(idx, k, dims, job->stride, offset, n, next, job->OUT); \
+            if (!ok) {                                                                 \
+                for (int64_t i = n;; i++)                                              \
+                    for (int j = 0; j < k; j++)                                        \
+                        if (idx[i * k + j] < -dims[j] || idx[i * k + j] >= dims[j]) {  \
+                            report_bad(job, i);                                        \
+                            return;                                                    \
+                        }                                                              \
             }                                                                          \
-            job->slot[n] = flat;                                                       \
         }                                                                              \
     }
 
-MAP_TUPLES(map_tuples_i32, int32_t)
-MAP_TUPLES(map_tuples_i64, int64_t)
+MAP_TUPLES(map_tuples_i32, int32_t, int64_t, slot)
+MAP_TUPLES(map_tuples_i64, int64_t, int64_t, slot)
+MAP_TUPLES(map_tuples_i32_to32, int32_t, int32_t, slot32)
+MAP_TUPLES(map_tuples_i64_to32, int64_t, int32_t, slot32)
 
 /* Elements: n walks the indices row-major; base is the data offset of n's
-   own coordinates with the axis coordinate at 0, advanced like an odometer.
-   Whole rows (row_len > 1): n walks the dimensions up to the axis only,
-   reading every row_len-th index, and offsets count rows. */
-#define MAP_ELEMENTS(NAME, T)                                                          \
-    static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                            \
+   own coordinates with the axis coordinate at 0.  Along the innermost
+   walked dimension base advances by a constant, so each run along it is a
+   plain loop (bounds checked for the whole run at once), and only the runs'
+   ends step the odometer of the outer coordinates.  Whole rows (row_len >
+   1): n walks the dimensions up to the axis only, reading every row_len-th
+   index, and offsets count rows. */
+#define MAP_ELEMENTS(NAME, T, S, OUT)                                                  \
+    static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                \
     {                                                                                  \
         map_job *job = ctx;                                                            \
         (void)worker;                                                                  \
         const sgk_index_map *m = &job->p->map;                                         \
         const int axis = m->axis, walked = m->row_len > 1 ? axis + 1 : m->data->rank; \
+        const int last = walked - 1;                                                   \
         const int64_t step = m->row_len > 1 ? m->row_len : 1;                          \
         const int64_t *idims = m->indices->shape;                                      \
         const int64_t axis_dim = m->data->shape[axis], axis_stride = job->stride[axis]; \
+        const int64_t inner = last == axis ? 0 : job->stride[last];                    \
         const T *idx = m->indices->data;                                               \
+        S *out = job->OUT;                                                             \
         int64_t coord[SGK_MAX_RANK], base = 0, rest = begin;                           \
-        for (int d = walked - 1; d >= 0; d--) {                                        \
+        for (int d = last; d >= 0; d--) {                                              \
             coord[d] = rest % idims[d];                                                \
             rest /= idims[d];                                                          \
             if (d != axis)                                                             \
                 base += coord[d] * job->stride[d];                                     \
         }                                                                              \
-        for (int64_t n = begin; n < end; n++) {                                        \
-            int64_t c = idx[n * step];                                                 \
-            if (c < -axis_dim || c >= axis_dim) {                                      \
-                report_bad(job, n);                                                    \
+        for (int64_t n = begin; n < end;) {                                            \
+            const int64_t run = idims[last] - coord[last] < end - n                    \
+                                    ? idims[last] - coord[last]                        \
+                                    : end - n;                                         \
+            bool bad = false;                                                          \
+            for (int64_t i = 0; i < run; i++) {                                        \
+                int64_t c = idx[(n + i) * step];                                       \
+                bool ok = (c >= -axis_dim) & (c < axis_dim);                           \
+                /* a bad value is only noted: the run's slots are dropped */          \
+                c = ok ? (c < 0 ? c + axis_dim : c) : 0;                               \
+                bad |= !ok;                                                            \
+                out[n + i] = (S)(base + i * inner + c * axis_stride);                  \
+            }                                                                          \
+            if (bad) {                                                                 \
+                int64_t i = 0;                                                         \
+                while (idx[(n + i) * step] >= -axis_dim && idx[(n + i) * step] < axis_dim) \
+                    i++;                                                               \
+                report_bad(job, n + i);                                                \
                 return;                                                                \
             }                                                                          \
-            job->slot[n] = base + (c < 0 ? c + axis_dim : c) * axis_stride;            \
-            for (int d = walked - 1; d >= 0; d--) {                                    \
-                if (++coord[d] < idims[d]) {                                           \
-                    if (d != axis)                                                     \
-                        base += job->stride[d];                                        \
-                    break;                                                             \
-                }                                                                      \
+            n += run;                                                                  \
+            coord[last] += run;                                                        \
+            base += run * inner;                                                       \
+            for (int d = last; d >= 0 && coord[d] == idims[d]; d--) {                  \
                 if (d != axis)                                                         \
-                    base -= (coord[d] - 1) * job->stride[d];                           \
+                    base -= coord[d] * job->stride[d];                                 \
                 coord[d] = 0;                                                          \
+                if (d > 0) {                                                           \
+                    coord[d - 1]++;                                                    \
+                    if (d - 1 != axis)                                                 \
+                        base += job->stride[d - 1];                                    \
+                }                                                                      \
             }                                                                          \
         }                                                                              \
     }
 
-MAP_ELEMENTS(map_elements_i32, int32_t)
-MAP_ELEMENTS(map_elements_i64, int64_t)
+MAP_ELEMENTS(map_elements_i32, int32_t, int64_t, slot)
+MAP_ELEMENTS(map_elements_i64, int64_t, int64_t, slot)
+MAP_ELEMENTS(map_elements_i32_to32, int32_t, int32_t, slot32)
+MAP_ELEMENTS(map_elements_i64_to32, int64_t, int32_t, slot32)
 
 static int64_t load_index(const sgk_tensor *indices, int64_t i)
 {
@@ -140,11 +199,12 @@ static sgk_status out_of_range(const sgk_problem *p, int64_t n)
                     m->batch_dims > 0 ? " after the batch dimensions" : "");
 }
 
-sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int threads, int64_t min_bytes)
+sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32, int threads,
+                           int64_t min_bytes)
 {
     const sgk_index_map *m = &p->map;
     const bool is64 = m->indices->dtype == SGK_INT64;
-    map_job job = {.p = p, .slot = slot};
+    map_job job = {.p = p, .slot = slot, .slot32 = slot32};
     atomic_init(&job.first_bad, p->count);
     sgk_range_body body;
     int64_t s = 1;
@@ -153,17 +213,20 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int threads, int
             job.stride[j] = s;
             s *= m->data->shape[m->batch_dims + j];
         }
-        body = is64 ? map_tuples_i64 : map_tuples_i32;
+        body = slot32 != NULL ? (is64 ? map_tuples_i64_to32 : map_tuples_i32_to32)
+                              : (is64 ? map_tuples_i64 : map_tuples_i32);
     } else {
         /* whole rows: offsets in rows, the dimensions after the axis gone */
         for (int d = m->row_len > 1 ? m->axis : m->data->rank - 1; d >= 0; d--) {
             job.stride[d] = s;
             s *= m->data->shape[d];
         }
-        body = is64 ? map_elements_i64 : map_elements_i32;
+        body = slot32 != NULL ? (is64 ? map_elements_i64_to32 : map_elements_i32_to32)
+                              : (is64 ? map_elements_i64 : map_elements_i32);
     }
     /* traffic: the indices read plus the slots written */
-    int64_t per_pair = (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (is64 ? 8 : 4) + 8;
+    int64_t per_pair = (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (is64 ? 8 : 4) +
+                       (slot32 != NULL ? 4 : 8);
     int64_t traffic = p->count > INT64_MAX / per_pair ? INT64_MAX : p->count * per_pair;
     sgk_parallel_for(p->count, threads, traffic, min_bytes, body, &job);
     int64_t bad = atomic_load(&job.first_bad);

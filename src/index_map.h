@@ -5,9 +5,11 @@
 #include "problem.h"
 
 /* Fills slot[0..p->count) with each pair's slot, every coordinate checked
-   against [-s, s-1] and normalized.  On a bad index returns
+   against [-s, s-1] and normalized; or, with slot NULL, slot32, the caller
+   having checked that every slot is below 2^31.  On a bad index returns
    SGK_ERR_INDEX_OUT_OF_RANGE naming the first bad pair in row-major order,
    its position and value, whatever the thread count. */
-sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int threads, int64_t min_bytes);
+sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32, int threads,
+                           int64_t min_bytes);
 
 #endif

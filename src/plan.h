@@ -62,9 +62,9 @@ struct sgk_plan {
                              each read a narrow range of source slots: that
                              range, [window[2c], window[2c + 1]] for chunk c,
                              prefetched while the chunk before is gathered */
-    int32_t *slot32;      /* gathers of 4-byte elements with fewer than 2^31
-                             source slots: the slots narrowed, replacing
-                             slot, for 32-bit vector gathers */
+    int32_t *slot32;      /* gathers of 4-byte elements with at most 2^31 - 1
+                             source slots: the slots in 32 bits, in place
+                             of slot, for 32-bit vector gathers */
     int64_t *position;    /* scatters: the update slice of each pair; NULL
                              means pair i takes update slice i */
     int64_t distinct;     /* scatters: distinct destination slots */

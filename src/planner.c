@@ -374,53 +374,56 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
     return plan_blocks(plan, slot, position);
 }
 
-/* Chunks [first, last) of GATHER_CHUNK outputs: slots narrowed, and each
-   chunk's range of source slots recorded. */
-static void narrow_chunks(void *ctx, int worker, int64_t first, int64_t last)
+/* Chunks [first, last) of GATHER_CHUNK outputs: each chunk's range of
+   source slots recorded. */
+static void chunk_windows(void *ctx, int worker, int64_t first, int64_t last)
 {
     sgk_plan *plan = ctx;
     (void)worker;
+    const int32_t *slot = plan->slot32;
     for (int64_t c = first; c < last; c++) {
         int32_t lo = INT32_MAX, hi = 0;
-        for (int64_t n = c * GATHER_CHUNK; n < plan->count && n < (c + 1) * GATHER_CHUNK; n++) {
-            int32_t s = (int32_t)plan->slot[n];
-            plan->slot32[n] = s;
-            lo = s < lo ? s : lo;
-            hi = s > hi ? s : hi;
+        /* one bound, read once: the loop vectorizes */
+        const int64_t end = (c + 1) * GATHER_CHUNK < plan->count ? (c + 1) * GATHER_CHUNK
+                                                                 : plan->count;
+        for (int64_t n = c * GATHER_CHUNK; n < end; n++) {
+            lo = slot[n] < lo ? slot[n] : lo;
+            hi = slot[n] > hi ? slot[n] : hi;
         }
         plan->window[2 * c] = lo;
         plan->window[2 * c + 1] = hi;
     }
 }
 
-/* Highway's vector gathers need indices as wide as the elements: 4-byte
-   element gathers get 32-bit slots, narrowed here once, which also halves
-   what every execution reads. */
-static sgk_status narrow_element_slots(sgk_plan *plan)
+/* Each chunk reading a narrow range of source slots (rows of an Elements
+   gather along its last axis): fetching the next range in order while this
+   chunk gathers replaces random misses by a sequential stream.  Records
+   the ranges when they are narrow enough. */
+static sgk_status find_windows(sgk_plan *plan)
 {
-    if (plan->slice_len != 1 || plan->elem_size != 4 || plan->slots > INT32_MAX)
-        return SGK_OK;
     int64_t chunks = (plan->count + GATHER_CHUNK - 1) / GATHER_CHUNK;
-    plan->slot32 = sgk_alloc_array(plan->count, sizeof *plan->slot32);
     plan->window = sgk_alloc_array(2 * chunks, sizeof *plan->window);
-    if (plan->slot32 == NULL || plan->window == NULL)
+    if (plan->window == NULL)
         return SGK_ERR_OUT_OF_MEMORY; /* sgk_plan_destroy frees what there is */
-    /* the slots read, the narrowed ones written */
-    sgk_parallel_for(chunks, plan->threads, plan->count * 12, plan->parallel_min_bytes,
-                     narrow_chunks, plan);
+    sgk_parallel_for(chunks, plan->threads, plan->count * 4, plan->parallel_min_bytes,
+                     chunk_windows, plan);
     int64_t span = 0;
     for (int64_t c = 0; c < chunks; c++)
         span += plan->window[2 * c + 1] - plan->window[2 * c] + 1;
-    /* Each chunk reading a narrow range (rows of an Elements gather along
-       its last axis): fetching the next range in order while this chunk
-       gathers replaces random misses by a sequential stream. */
     if (chunks == 0 || span / chunks * 4 > WINDOW_MAX_BYTES) {
         free(plan->window);
         plan->window = NULL;
     }
-    free(plan->slot);
-    plan->slot = NULL;
     return SGK_OK;
+}
+
+/* Highway's vector gathers need indices as wide as the elements: 4-byte
+   element gathers map their slots straight to 32 bits, which also halves
+   what the planner writes and every execution reads. */
+static bool maps_to_32_bits(const sgk_problem *p)
+{
+    return !p->scatter && p->slice_len == 1 && sgk_dtype_size(p->dtype) == 4 &&
+           p->slots <= INT32_MAX;
 }
 
 static void describe(sgk_plan *plan)
@@ -501,11 +504,14 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan 
     if (p->count > INT64_MAX / 32)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
                         (long long)problem->count);
+    const bool narrow = maps_to_32_bits(p);
     sgk_plan *plan = calloc(1, sizeof *plan);
-    int64_t *slot = sgk_alloc_array(p->count, sizeof *slot);
-    if (plan == NULL || slot == NULL) {
+    int64_t *slot = narrow ? NULL : sgk_alloc_array(p->count, sizeof *slot);
+    int32_t *slot32 = narrow ? sgk_alloc_array(p->count, sizeof *slot32) : NULL;
+    if (plan == NULL || (slot == NULL && slot32 == NULL)) {
         free(plan);
         free(slot);
+        free(slot32);
         return sgk_fail(SGK_ERR_OUT_OF_MEMORY, p->op, "no memory for %lld index tuples",
                         (long long)problem->count);
     }
@@ -528,9 +534,11 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan 
         .widen_reduce = sgk_widen_reduce_kernel(p->dtype, p->reduction),
     };
     plan->stream_output = streams_pay(plan);
-    sgk_status status = sgk_map_indices(p, slot, plan->threads, plan->parallel_min_bytes);
+    sgk_status status =
+        sgk_map_indices(p, slot, slot32, plan->threads, plan->parallel_min_bytes);
     if (status != SGK_OK) {
         free(slot);
+        free(slot32);
         free(plan);
         return status;
     }
@@ -538,8 +546,9 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan 
         status = plan_scatter(plan, p->flags, !for_caller, slot);
     } else {
         plan->slot = slot;
+        plan->slot32 = slot32;
         plan->path = SGK_PATH_GATHER;
-        status = narrow_element_slots(plan);
+        status = narrow ? find_windows(plan) : SGK_OK;
     }
     if (status != SGK_OK) {
         sgk_plan_destroy(plan);
