@@ -76,22 +76,49 @@ static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **posi
     return status;
 }
 
+typedef struct {
+    const int64_t *slot;
+    int block_shift;
+    int out_of_order; /* set by any range that finds a pair before its predecessor's block */
+} order_job;
+
+/* Pairs [begin, end), each against the pair before it. */
+static void check_block_order(void *ctx, int worker, int64_t begin, int64_t end)
+{
+    order_job *job = ctx;
+    (void)worker;
+    bool out_of_order = false;
+    for (int64_t n = begin > 0 ? begin : 1; n < end; n++)
+        out_of_order |= job->slot[n] >> job->block_shift < job->slot[n - 1] >> job->block_shift;
+    if (out_of_order)
+        __atomic_store_n(&job->out_of_order, 1, __ATOMIC_RELAXED);
+}
+
 /* Sets block_start to where each block's pairs begin, when the pairs already
    come in block order (sorted indices, the Elements operators along most
-   axes); returns false otherwise. */
+   axes); returns false otherwise.  The order is checked in parallel, and
+   each block's start is then a binary search. */
 static bool blocks_in_order(sgk_plan *plan, const int64_t *slot)
 {
-    for (int64_t n = 1; n < plan->count; n++)
-        if (slot[n] >> plan->block_shift < slot[n - 1] >> plan->block_shift)
-            return false;
+    order_job job = {slot, plan->block_shift, 0};
+    sgk_parallel_for(plan->count, plan->threads, plan->count * 8, plan->parallel_min_bytes,
+                     check_block_order, &job);
+    if (job.out_of_order)
+        return false;
     int64_t *start = sgk_alloc_array(plan->blocks + 1, sizeof *start);
     if (start == NULL)
         return false;
-    int64_t n = 0;
     for (int64_t b = 0; b <= plan->blocks; b++) {
-        while (n < plan->count && slot[n] >> plan->block_shift < b)
-            n++;
-        start[b] = n;
+        /* the first pair of block b or later */
+        int64_t lo = b > 0 ? start[b - 1] : 0, hi = plan->count;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (slot[mid] >> plan->block_shift < b)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        start[b] = lo;
     }
     plan->block_start = start;
     return true;
@@ -199,29 +226,65 @@ static sgk_status plan_sorted(sgk_plan *plan, int64_t *slot, int64_t *position)
     return status;
 }
 
+typedef struct {
+    sgk_plan *plan;
+    bool count;           /* count the distinct slots too */
+    int64_t distinct;     /* summed atomically over the ranges */
+    int failed;           /* a range had no memory to count */
+} localize_job;
+
 /* Blocked paths count slots from their block's first slot: the executor
    then applies a block's pairs to wherever the block is (the output, or a
-   scratch copy of it). */
+   scratch copy of it).  The same pass can count the distinct slots, block
+   by block in a bitmap of one block's slots that stays in cache, for a
+   fraction of a separate pass over all the pairs. */
 static void localize_blocks(void *ctx, int worker, int64_t first, int64_t last)
 {
-    sgk_plan *plan = ctx;
+    localize_job *job = ctx;
+    sgk_plan *plan = job->plan;
+    const int64_t words = plan->block_slots / 64 + 1;
+    uint64_t *seen = job->count ? malloc((size_t)words * sizeof *seen) : NULL;
     (void)worker;
-    for (int64_t b = first; b < last; b++)
-        for (int64_t i = plan->block_start[b]; i < plan->block_start[b + 1]; i++)
-            plan->slot[i] -= b << plan->block_shift;
+    if (job->count && seen == NULL)
+        __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
+    int64_t found = 0;
+    for (int64_t b = first; b < last; b++) {
+        const int64_t base = b << plan->block_shift;
+        if (seen != NULL)
+            memset(seen, 0, (size_t)words * sizeof *seen);
+        for (int64_t i = plan->block_start[b]; i < plan->block_start[b + 1]; i++) {
+            const int64_t s = plan->slot[i] - base;
+            plan->slot[i] = s;
+            if (seen != NULL) {
+                found += (seen[s >> 6] >> (s & 63) & 1) == 0;
+                seen[s >> 6] |= UINT64_C(1) << (s & 63);
+            }
+        }
+    }
+    free(seen);
+    __atomic_fetch_add(&job->distinct, found, __ATOMIC_RELAXED);
 }
 
-static void make_slots_block_local(sgk_plan *plan)
+/* Makes the slots block-local and, when `count`, sets plan->distinct. */
+static sgk_status make_slots_block_local(sgk_plan *plan, bool count)
 {
-    /* block 0 already counts from 0 */
-    if (plan->blocks > 1)
+    localize_job job = {plan, count, 0, 0};
+    /* block 0 already counts from 0: with nothing to count, nothing to do */
+    if (plan->blocks > 1 || count)
         sgk_parallel_for(plan->blocks, plan->threads, plan->count * 16,
-                         plan->parallel_min_bytes, localize_blocks, plan);
+                         plan->parallel_min_bytes, localize_blocks, &job);
+    if (count && job.failed)
+        return SGK_ERR_OUT_OF_MEMORY;
+    if (count)
+        plan->distinct = job.distinct;
+    return SGK_OK;
 }
 
 /* Groups the pairs for the blocked paths (owner-computes and
-   serial).  Takes ownership of slot and position. */
-static sgk_status plan_blocks(sgk_plan *plan, int64_t *slot, int64_t *position)
+   serial), counting the distinct slots on the way when count_distinct.
+   Takes ownership of slot and position. */
+static sgk_status plan_blocks(sgk_plan *plan, int64_t *slot, int64_t *position,
+                              bool count_distinct)
 {
     choose_blocks(plan);
     sgk_status status = SGK_OK;
@@ -233,11 +296,11 @@ static sgk_status plan_blocks(sgk_plan *plan, int64_t *slot, int64_t *position)
         free(slot);
         free(position);
     }
-    if (status != SGK_OK)
-        return status;
-    make_slots_block_local(plan);
-    plan->column_parts = choose_column_parts(plan);
-    return SGK_OK;
+    if (status == SGK_OK)
+        status = make_slots_block_local(plan, count_distinct);
+    if (status == SGK_OK)
+        plan->column_parts = choose_column_parts(plan);
+    return status;
 }
 
 static const char *const path_names[] = {
@@ -342,20 +405,25 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
     bool statistics = !(one_shot && ((plan->path == SGK_PATH_ATOMIC &&
                                       plan->reduction != SGK_REDUCE_NONE) ||
                                      plan->path == SGK_PATH_OWNER_RANGES));
-    sgk_status status = statistics ? sgk_count_distinct(slot, plan->count, plan->slots,
-                                                        plan->threads, plan->parallel_min_bytes,
-                                                        &plan->distinct)
-                                   : SGK_OK;
-    if (!statistics)
-        plan->distinct = -1;
     /* In-order application already lets the last update win; dropping the
        overwritten ones first pays only when they carry more bytes than the
-       position list it costs (8 bytes a pair, read again at every run).  The
-       atomic path always drops them: its pairs must name distinct slots. */
+       position list it costs (8 bytes a pair, read again at every run), which
+       slices of 8 bytes or less never do.  The atomic path always drops
+       them: its pairs must name distinct slots. */
     int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
-    if (status == SGK_OK && plan->reduction == SGK_REDUCE_NONE &&
-        plan->path != SGK_PATH_OWNER_RANGES &&
-        (plan->path == SGK_PATH_ATOMIC || !statistics ||
+    bool may_drop = plan->reduction == SGK_REDUCE_NONE && plan->path != SGK_PATH_OWNER_RANGES &&
+                    (plan->path == SGK_PATH_ATOMIC || slice_bytes > 8);
+    /* Owner-computes counts while it makes the slots block-local, unless
+       the count must come first, to decide on the drop. */
+    bool count_later = statistics && plan->path == SGK_PATH_OWNER && !may_drop;
+    sgk_status status = statistics && !count_later
+                            ? sgk_count_distinct(slot, plan->count, plan->slots, plan->threads,
+                                                 plan->parallel_min_bytes, &plan->distinct)
+                            : SGK_OK;
+    if (!statistics)
+        plan->distinct = -1;
+    if (status == SGK_OK && may_drop &&
+        (plan->path == SGK_PATH_ATOMIC ||
          (plan->count - plan->distinct) * slice_bytes > plan->count * 8))
         status = drop_overwritten(plan, slot, &position);
     if (status != SGK_OK) {
@@ -371,7 +439,7 @@ static sgk_status plan_scatter(sgk_plan *plan, uint32_t flags, bool one_shot, in
     }
     if (plan->path == SGK_PATH_SORTED)
         return plan_sorted(plan, slot, position);
-    return plan_blocks(plan, slot, position);
+    return plan_blocks(plan, slot, position, count_later);
 }
 
 /* Chunks [first, last) of GATHER_CHUNK outputs: each chunk's range of

@@ -874,6 +874,67 @@ static void test_thread_counts(void **state)
     free(want); free(ewant); free(swant); free(gwant); free(out);
 }
 
+/* ---- duplicate statistics ------------------------------------------------ */
+
+/* The distinct destinations a plan reports ("... to D distinct of ..."). */
+static long long described_distinct(const sgk_plan *plan)
+{
+    const char *d = sgk_plan_describe(plan), *to = strstr(d, " updates to ");
+    long long distinct = -1;
+    if (to == NULL || sscanf(to, " updates to %lld distinct", &distinct) != 1) {
+        print_error("no distinct count in \"%s\"\n", d);
+        fail();
+    }
+    return distinct;
+}
+
+/* The planner's count of distinct destinations (DESIGN.md §4: the statistics
+   the reduction paths are chosen by) against a bitmap over the slots, on
+   every path that counts them: serial at 1 thread; owner-computes at 2 and
+   4, where single-element slices are counted block by block while the
+   slots are made block-local, and 16-byte `none` slices are counted first,
+   to decide whether to drop the overwritten updates. */
+static void test_duplicate_statistics(void **state)
+{
+    (void)state;
+    enum { SLOTS = 1 << 20, PAIRS = 1 << 19 };
+    static const int counts[] = {1, 2, 4};
+    static const sgk_reduction reds[] = {SGK_REDUCE_NONE, SGK_REDUCE_ADD};
+    int64_t *idx = xmalloc(PAIRS * sizeof *idx);
+    uint8_t *seen = xmalloc(SLOTS);
+    for (int width = 1; width <= 4; width *= 4) {
+        const int64_t slots = SLOTS / width, pairs = PAIRS / width;
+        /* a quarter of the slots drawn from, negative half the time */
+        memset(seen, 0, SLOTS);
+        long long want = 0;
+        for (int64_t n = 0; n < pairs; n++) {
+            int64_t v = rng_below(slots / 4) * 4;
+            idx[n] = rng() & 1 ? v - slots : v;
+            want += !seen[v];
+            seen[v] = 1;
+        }
+        const int64_t ds[] = {slots, width}, is[] = {pairs, 1}, us[] = {pairs, width};
+        sgk_tensor d = f32(2, ds, NULL), u = f32(2, us, NULL), ix = i64(2, is, idx);
+        for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {
+            CHECK_OK(sgk_set_num_threads(counts[ci]));
+            for (size_t ri = 0; ri < sizeof reds / sizeof *reds; ri++) {
+                sgk_plan *plan = NULL;
+                CHECK_OK(sgk_plan_scatter_nd(&plan, &d, &ix, &u, reds[ri], 0));
+                const char *path = counts[ci] == 1 ? "path serial" : "path owner-computes";
+                if (strstr(sgk_plan_describe(plan), path) == NULL) {
+                    print_error("expected %s: %s\n", path, sgk_plan_describe(plan));
+                    fail();
+                }
+                assert_int_equal(described_distinct(plan), want);
+                sgk_plan_destroy(plan);
+            }
+        }
+    }
+    CHECK_OK(sgk_set_num_threads(0));
+    free(idx);
+    free(seen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -887,6 +948,7 @@ int main(void)
         cmocka_unit_test(test_zero_sized),
         cmocka_unit_test(test_concurrent_execute),
         cmocka_unit_test(test_thread_counts),
+        cmocka_unit_test(test_duplicate_statistics),
     };
     return cmocka_run_group_tests_name("sgk plans", tests, NULL, NULL);
 }
