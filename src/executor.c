@@ -300,6 +300,97 @@ static void scatter_owned(void *ctx, int worker, int64_t first, int64_t last)
     }
 }
 
+/* SGK_PATH_LINES: units [first, last), each one outer position and up to
+   inner_chunk inner ones.  The unit's lines are copied (unless in place),
+   then their updates are applied in index order, a list of pairs at a
+   time: slots worked out from the index values into a list that stays in
+   L1, for the same kernels as every other path. */
+#define LINE_PAIRS 256
+
+/* slot[k] for the m consecutive pairs from n0 of the unit whose lines
+   start at data offset line0, the first of them at inner position i. */
+#define LINE_SLOTS(NAME, T)                                                            \
+    static void NAME(const void *indices, int64_t n0, int64_t m, int64_t line0,        \
+                     int64_t i, int64_t A, int64_t I, int64_t *slot)                   \
+    {                                                                                  \
+        const T *idx = (const T *)indices + n0;                                        \
+        if (I == 1) {                                                                  \
+            for (int64_t k = 0; k < m; k++)                                            \
+                slot[k] = line0 + (idx[k] < 0 ? idx[k] + A : idx[k]);                  \
+            return;                                                                    \
+        }                                                                              \
+        for (int64_t k = 0; k < m; k++) {                                              \
+            slot[k] = line0 + (idx[k] < 0 ? idx[k] + A : idx[k]) * I + i;              \
+            i = i + 1 == I ? 0 : i + 1;                                                \
+        }                                                                              \
+    }
+
+LINE_SLOTS(line_slots_i32, int32_t)
+LINE_SLOTS(line_slots_i64, int64_t)
+
+/* Pairs k < m of the list: slot[k] takes update pos[k], or with pos NULL
+   update first + k. */
+static void apply_list(const job *j, const int64_t *slot, const int64_t *pos, int64_t first,
+                       int64_t m)
+{
+    apply_pairs(j, j->out, (size_t)first * j->slice_bytes, slot, pos, 0, m, 1);
+}
+
+static void scatter_lines(void *ctx, int worker, int64_t first, int64_t last)
+{
+    const job *j = ctx;
+    const sgk_plan *p = j->plan;
+    const int64_t chunks = (p->inner + p->inner_chunk - 1) / p->inner_chunk;
+    const int64_t A = p->data_axis, I = p->inner;
+    const size_t es = p->elem_size;
+    void (*const slots_of)(const void *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                           int64_t *) = p->index64 ? line_slots_i64 : line_slots_i32;
+    (void)worker;
+    int64_t slot[LINE_PAIRS], pos[LINE_PAIRS];
+    for (int64_t u = first; u < last; u++) {
+        const int64_t o = u / chunks, i0 = u % chunks * p->inner_chunk;
+        const int64_t w = i0 + p->inner_chunk < I ? p->inner_chunk : I - i0;
+        const int64_t line0 = o * A * I;             /* data offset of (o, 0, 0) */
+        const int64_t pair0 = o * p->index_axis * I; /* index offset of (o, 0, 0) */
+        if (!j->in_place && w == I)
+            sgk_simd_copy_bytes(j->out + (size_t)line0 * es, j->data + (size_t)line0 * es,
+                                (size_t)(A * I) * es, false);
+        else if (!j->in_place)
+            sgk_simd_move_slices(j->out + (size_t)(line0 + i0) * es, NULL,
+                                 j->data + (size_t)(line0 + i0) * es, NULL, 0, A,
+                                 (size_t)w * es, (size_t)I * es, false);
+        if (w == I) {
+            /* whole lines: the unit's pairs, and their updates, are
+               consecutive */
+            const int64_t pairs = p->index_axis * I;
+            for (int64_t k = 0; k < pairs; k += LINE_PAIRS) {
+                const int64_t m = pairs - k < LINE_PAIRS ? pairs - k : LINE_PAIRS;
+                slots_of(p->indices, pair0 + k, m, line0, k % I, A, I, slot);
+                apply_list(j, slot, NULL, pair0 + k, m);
+            }
+            continue;
+        }
+        /* columns [i0, i0 + w) of the lines: w pairs from each index line
+           a, in order of a, so each element takes its updates in order */
+        int64_t m = 0;
+        for (int64_t a = 0; a < p->index_axis; a++) {
+            const int64_t n0 = pair0 + a * I + i0;
+            for (int64_t off = 0, take; off < w; off += take) {
+                take = w - off < LINE_PAIRS - m ? w - off : LINE_PAIRS - m;
+                slots_of(p->indices, n0 + off, take, line0, i0 + off, A, I, slot + m);
+                for (int64_t k = 0; k < take; k++)
+                    pos[m + k] = n0 + off + k;
+                if ((m += take) == LINE_PAIRS) {
+                    apply_list(j, slot, pos, 0, m);
+                    m = 0;
+                }
+            }
+        }
+        if (m > 0)
+            apply_list(j, slot, pos, 0, m);
+    }
+}
+
 /* Traffic of blocks [0, b): their copy (unless in place) plus their
    updates, read once and written once. */
 static int64_t blocks_cost(void *ctx, int64_t b)
@@ -391,6 +482,15 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
     if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED) {
         scatter_unblocked(&j);
         free(j.acc);
+        return SGK_OK;
+    }
+    if (plan->path == SGK_PATH_LINES) {
+        /* the copy, plus each update read and its destination read and
+           written */
+        int64_t units = plan->outer * ((plan->inner + plan->inner_chunk - 1) / plan->inner_chunk);
+        int64_t moved = (2 * plan->slots + 3 * plan->count) * (int64_t)j.slice_bytes;
+        sgk_parallel_for(units, plan->threads, moved, plan->parallel_min_bytes, scatter_lines,
+                         &j);
         return SGK_OK;
     }
     if (plan->path == SGK_PATH_OWNER_RANGES) {

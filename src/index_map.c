@@ -157,6 +157,30 @@ MAP_ELEMENTS(map_elements_i64, int64_t, int64_t, slot)
 MAP_ELEMENTS(map_elements_i32_to32, int32_t, int32_t, slot32)
 MAP_ELEMENTS(map_elements_i64_to32, int64_t, int32_t, slot32)
 
+/* Elements, checked only (one-shot calls that read the indices again as
+   they go): each range's verdict at once, the first bad element found only
+   when there is one. */
+#define CHECK_ELEMENTS(NAME, T)                                                        \
+    static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                \
+    {                                                                                  \
+        map_job *job = ctx;                                                            \
+        (void)worker;                                                                  \
+        const sgk_index_map *m = &job->p->map;                                         \
+        const int64_t axis_dim = m->data->shape[m->axis];                              \
+        const T *idx = m->indices->data;                                               \
+        bool bad = false;                                                              \
+        for (int64_t n = begin; n < end; n++)                                          \
+            bad |= (idx[n] < -axis_dim) | (idx[n] >= axis_dim);                        \
+        for (int64_t n = begin; bad; n++)                                              \
+            if (idx[n] < -axis_dim || idx[n] >= axis_dim) {                            \
+                report_bad(job, n);                                                    \
+                return;                                                                \
+            }                                                                          \
+    }
+
+CHECK_ELEMENTS(check_elements_i32, int32_t)
+CHECK_ELEMENTS(check_elements_i64, int64_t)
+
 static int64_t load_index(const sgk_tensor *indices, int64_t i)
 {
     return indices->dtype == SGK_INT64 ? ((const int64_t *)indices->data)[i]
@@ -229,6 +253,17 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32,
                        (slot32 != NULL ? 4 : 8);
     int64_t traffic = p->count > INT64_MAX / per_pair ? INT64_MAX : p->count * per_pair;
     sgk_parallel_for(p->count, threads, traffic, min_bytes, body, &job);
+    int64_t bad = atomic_load(&job.first_bad);
+    return bad < p->count ? out_of_range(p, bad) : SGK_OK;
+}
+
+sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes)
+{
+    const bool is64 = p->map.indices->dtype == SGK_INT64;
+    map_job job = {.p = p};
+    atomic_init(&job.first_bad, p->count);
+    sgk_parallel_for(p->count, threads, p->count * (is64 ? 8 : 4), min_bytes,
+                     is64 ? check_elements_i64 : check_elements_i32, &job);
     int64_t bad = atomic_load(&job.first_bad);
     return bad < p->count ? out_of_range(p, bad) : SGK_OK;
 }

@@ -12,4 +12,8 @@
 sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32, int threads,
                            int64_t min_bytes);
 
+/* For an Elements problem (row_len <= 1): checks every index against the
+   axis, as sgk_map_indices does, without writing anything. */
+sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes);
+
 #endif

@@ -41,7 +41,14 @@ typedef enum {
     SGK_PATH_OWNER_RANGES,
     /* Scatters on the calling thread: one block, pairs in original order;
        the sequential definition itself. */
-    SGK_PATH_SERIAL
+    SGK_PATH_SERIAL,
+    /* One-shot Elements scatters whose indices span data in every dimension
+       but the axis: the updates of each line along the axis come from the
+       indices' line at the same place, so threads take lines (or columns of
+       them), copy them and apply their updates in order, reading the index
+       values as they go.  No slots are mapped or stored: the indices are
+       only checked first. */
+    SGK_PATH_LINES
 } sgk_path;
 
 struct sgk_plan {
@@ -74,6 +81,13 @@ struct sgk_plan {
     int64_t *block_start; /* scatters: blocks + 1 offsets into slot/position */
     int64_t column_parts; /* scatters: > 1 when threads split every slice by
                              columns instead of taking whole blocks */
+    /* SGK_PATH_LINES: the caller's index values (read during the one call
+       the plan serves), and outer x inner lines, data_axis elements long in
+       data and index_axis in indices; a unit of work is one outer position
+       and inner_chunk inner ones. */
+    const void *indices;
+    bool index64;
+    int64_t outer, inner, data_axis, index_axis, inner_chunk;
     sgk_path path;
     int threads;
     int64_t parallel_min_bytes;

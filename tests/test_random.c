@@ -802,6 +802,66 @@ static void test_slices(void **state)
     assert_int_equal(total_failures - before, 0);
 }
 
+/* ScatterElements whose indices span data in every dimension but the axis
+   (one-shot calls take them line by line, reading the index values as they
+   go).  Small cases of random rank and axis; and one case per cell whose
+   lines, 260 long and a page plus 37 elements wide, are more than a cache
+   block for one outer position, so that threads take them in page-wide
+   columns with a narrower last one. */
+static void run_lines(uint64_t salt)
+{
+    for (int dt = 0; dt < 16; dt++) {
+        for (int red = 0; red < 6; red++) {
+            if (!ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
+                continue;
+            for (int n = 0; n < 4; n++) {
+                const int columns = n == 3;
+                tcase c;
+                memset(&c, 0, sizeof c);
+                c.seed = case_seed(OP_SCATTER_ELEMENTS, dt, red, n, salt);
+                rng_t r = {c.seed};
+                c.op = OP_SCATTER_ELEMENTS;
+                c.dtype = (sgk_dtype)dt;
+                c.red = (sgk_reduction)red;
+                c.idtype = rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
+                c.threads = columns ? (int)rng_range(&r, 0, 2) : -1;
+                c.test = columns ? "lines in columns" : "lines";
+                if (columns) {
+                    c.drank = 3;
+                    c.dshape[0] = 2;
+                    c.dshape[1] = 260;
+                    c.dshape[2] = 4096 / (int64_t)ref_dtype_size(c.dtype) + 37;
+                    c.axis = rng_percent(&r, 50) ? 1 : -2;
+                } else {
+                    c.drank = (int32_t)rng_range(&r, 1, 3);
+                    for (int32_t d = 0; d < c.drank; d++)
+                        c.dshape[d] = rng_range(&r, 1, 6);
+                    c.axis = rng_range(&r, -c.drank, c.drank - 1);
+                }
+                int32_t ax = (int32_t)(c.axis < 0 ? c.axis + c.drank : c.axis);
+                c.irank = c.urank = c.orank = c.drank;
+                for (int32_t d = 0; d < c.drank; d++)
+                    c.ishape[d] = d == ax ? rng_range(&r, 1, 12) : c.dshape[d];
+                memcpy(c.ushape, c.ishape, sizeof c.ishape);
+                memcpy(c.oshape, c.ishape, sizeof c.ishape);
+                finish_shapes(&c);
+                c.indices = random_indices(&r, c.idtype, c.in, &c.dshape[ax], 1,
+                                           rng_percent(&r, 30));
+                run_case(&c, &r);
+            }
+        }
+    }
+    sgk_set_num_threads(0);
+}
+
+static void test_lines(void **state)
+{
+    (void)state;
+    int before = total_failures;
+    run_lines(0x11E50000ull);
+    assert_int_equal(total_failures - before, 0);
+}
+
 /* ---- tests ------------------------------------------------------------ */
 
 static const int ops[] = {OP_SCATTER_ND, OP_GATHER_ND, OP_SCATTER_ELEMENTS, OP_GATHER_ELEMENTS};
@@ -843,6 +903,7 @@ int main(void)
         {"small_scatter_elements", test_small, NULL, NULL, (void *)&ops[2]},
         {"small_gather_elements", test_small, NULL, NULL, (void *)&ops[3]},
         {"slices", test_slices, NULL, NULL, NULL},
+        {"lines", test_lines, NULL, NULL, NULL},
         {"large_scatter_nd", test_large, NULL, NULL, (void *)&ops[0]},
         {"large_gather_nd", test_large, NULL, NULL, (void *)&ops[1]},
         {"large_scatter_elements", test_large, NULL, NULL, (void *)&ops[2]},
