@@ -300,95 +300,123 @@ static void scatter_owned(void *ctx, int worker, int64_t first, int64_t last)
     }
 }
 
-/* SGK_PATH_LINES: units [first, last), each one outer position and up to
-   inner_chunk inner ones.  The unit's lines are copied (unless in place),
-   then their updates are applied in index order, a list of pairs at a
-   time: slots worked out from the index values into a list that stays in
-   L1, for the same kernels as every other path. */
-#define LINE_PAIRS 256
+/* SGK_PATH_LINES: a unit of work is one outer position and up to
+   inner_chunk inner ones, taken as runs of consecutive pairs (with their
+   consecutive updates, or outputs): the unit's whole lines are one run; a
+   column of them is one run per index line.  Each run is cut into lists of
+   slots worked out from the index values, short enough for L1, for the same
+   kernels as every other path. */
+#define LINE_PAIRS 512
 
-/* slot[k] for the m consecutive pairs from n0 of the unit whose lines
-   start at data offset line0, the first of them at inner position i. */
-#define LINE_SLOTS(NAME, T)                                                            \
+/* slot[k] for the m consecutive pairs from n0 of a unit whose lines start
+   at data offset line0, the first pair at inner position i. */
+#define LINE_SLOTS(NAME, T, S)                                                         \
     static void NAME(const void *indices, int64_t n0, int64_t m, int64_t line0,        \
-                     int64_t i, int64_t A, int64_t I, int64_t *slot)                   \
+                     int64_t i, int64_t A, int64_t I, S *slot)                         \
     {                                                                                  \
         const T *idx = (const T *)indices + n0;                                        \
         if (I == 1) {                                                                  \
             for (int64_t k = 0; k < m; k++)                                            \
-                slot[k] = line0 + (idx[k] < 0 ? idx[k] + A : idx[k]);                  \
+                slot[k] = (S)(line0 + (idx[k] < 0 ? idx[k] + A : idx[k]));             \
             return;                                                                    \
         }                                                                              \
         for (int64_t k = 0; k < m; k++) {                                              \
-            slot[k] = line0 + (idx[k] < 0 ? idx[k] + A : idx[k]) * I + i;              \
+            slot[k] = (S)(line0 + (idx[k] < 0 ? idx[k] + A : idx[k]) * I + i);         \
             i = i + 1 == I ? 0 : i + 1;                                                \
         }                                                                              \
     }
 
-LINE_SLOTS(line_slots_i32, int32_t)
-LINE_SLOTS(line_slots_i64, int64_t)
+LINE_SLOTS(line_slots_i32, int32_t, int64_t)
+LINE_SLOTS(line_slots_i64, int64_t, int64_t)
+LINE_SLOTS(line_slots32_i32, int32_t, int32_t)
+LINE_SLOTS(line_slots32_i64, int64_t, int32_t)
 
-/* Pairs k < m of the list: slot[k] takes update pos[k], or with pos NULL
-   update first + k. */
-static void apply_list(const job *j, const int64_t *slot, const int64_t *pos, int64_t first,
-                       int64_t m)
+/* Run [n0, n0 + len) of the unit at line0, starting at inner position i. */
+typedef void (*line_run_fn)(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i);
+
+static void scatter_run(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i)
 {
-    apply_pairs(j, j->out, (size_t)first * j->slice_bytes, slot, pos, 0, m, 1);
+    const sgk_plan *p = j->plan;
+    int64_t slot[LINE_PAIRS];
+    for (int64_t k = 0; k < len; k += LINE_PAIRS) {
+        const int64_t m = len - k < LINE_PAIRS ? len - k : LINE_PAIRS;
+        (p->index64 ? line_slots_i64 : line_slots_i32)(p->indices, n0 + k, m, line0,
+                                                       (i + k) % p->inner, p->data_axis,
+                                                       p->inner, slot);
+        /* slot[k'] takes update n0 + k + k' */
+        apply_pairs(j, j->out, (size_t)(n0 + k) * j->slice_bytes, slot, NULL, 0, m, 1);
+    }
 }
 
-static void scatter_lines(void *ctx, int worker, int64_t first, int64_t last)
+static void gather_run(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i)
 {
-    const job *j = ctx;
+    const sgk_plan *p = j->plan;
+    const size_t es = p->elem_size;
+    union {
+        int64_t wide[LINE_PAIRS];
+        int32_t narrow[LINE_PAIRS];
+    } slot;
+    for (int64_t k = 0; k < len; k += LINE_PAIRS) {
+        const int64_t m = len - k < LINE_PAIRS ? len - k : LINE_PAIRS;
+        uint8_t *out = j->out + (size_t)(n0 + k) * es;
+        const int64_t at = (i + k) % p->inner;
+        if (p->lines32) {
+            (p->index64 ? line_slots32_i64 : line_slots32_i32)(p->indices, n0 + k, m, line0, at,
+                                                               p->data_axis, p->inner,
+                                                               slot.narrow);
+            sgk_simd_gather_elements32(out, j->data, slot.narrow, 0, m, p->stream_output);
+            continue;
+        }
+        (p->index64 ? line_slots_i64 : line_slots_i32)(p->indices, n0 + k, m, line0, at,
+                                                       p->data_axis, p->inner, slot.wide);
+        if (es == 8)
+            sgk_simd_gather_elements64(out, j->data, slot.wide, 0, m, p->stream_output);
+        else
+            sgk_simd_move_slices(out, NULL, j->data, slot.wide, 0, m, es, es, false);
+    }
+}
+
+/* Units [first, last): scatters copy the unit's lines first (unless in
+   place); then its runs, in index order. */
+static void run_lines(const job *j, int64_t first, int64_t last, line_run_fn run)
+{
     const sgk_plan *p = j->plan;
     const int64_t chunks = (p->inner + p->inner_chunk - 1) / p->inner_chunk;
     const int64_t A = p->data_axis, I = p->inner;
     const size_t es = p->elem_size;
-    void (*const slots_of)(const void *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                           int64_t *) = p->index64 ? line_slots_i64 : line_slots_i32;
-    (void)worker;
-    int64_t slot[LINE_PAIRS], pos[LINE_PAIRS];
     for (int64_t u = first; u < last; u++) {
         const int64_t o = u / chunks, i0 = u % chunks * p->inner_chunk;
         const int64_t w = i0 + p->inner_chunk < I ? p->inner_chunk : I - i0;
         const int64_t line0 = o * A * I;             /* data offset of (o, 0, 0) */
         const int64_t pair0 = o * p->index_axis * I; /* index offset of (o, 0, 0) */
-        if (!j->in_place && w == I)
+        if (p->scatter && !j->in_place && w == I)
             sgk_simd_copy_bytes(j->out + (size_t)line0 * es, j->data + (size_t)line0 * es,
                                 (size_t)(A * I) * es, false);
-        else if (!j->in_place)
+        else if (p->scatter && !j->in_place)
             sgk_simd_move_slices(j->out + (size_t)(line0 + i0) * es, NULL,
                                  j->data + (size_t)(line0 + i0) * es, NULL, 0, A,
                                  (size_t)w * es, (size_t)I * es, false);
         if (w == I) {
-            /* whole lines: the unit's pairs, and their updates, are
-               consecutive */
-            const int64_t pairs = p->index_axis * I;
-            for (int64_t k = 0; k < pairs; k += LINE_PAIRS) {
-                const int64_t m = pairs - k < LINE_PAIRS ? pairs - k : LINE_PAIRS;
-                slots_of(p->indices, pair0 + k, m, line0, k % I, A, I, slot);
-                apply_list(j, slot, NULL, pair0 + k, m);
-            }
+            run(j, pair0, p->index_axis * I, line0, 0);
             continue;
         }
-        /* columns [i0, i0 + w) of the lines: w pairs from each index line
-           a, in order of a, so each element takes its updates in order */
-        int64_t m = 0;
-        for (int64_t a = 0; a < p->index_axis; a++) {
-            const int64_t n0 = pair0 + a * I + i0;
-            for (int64_t off = 0, take; off < w; off += take) {
-                take = w - off < LINE_PAIRS - m ? w - off : LINE_PAIRS - m;
-                slots_of(p->indices, n0 + off, take, line0, i0 + off, A, I, slot + m);
-                for (int64_t k = 0; k < take; k++)
-                    pos[m + k] = n0 + off + k;
-                if ((m += take) == LINE_PAIRS) {
-                    apply_list(j, slot, pos, 0, m);
-                    m = 0;
-                }
-            }
-        }
-        if (m > 0)
-            apply_list(j, slot, pos, 0, m);
+        /* columns [i0, i0 + w): w pairs from each index line, in order of
+           the lines, so that each element takes its updates in order */
+        for (int64_t a = 0; a < p->index_axis; a++)
+            run(j, pair0 + a * I + i0, w, line0, i0);
     }
+}
+
+static void scatter_lines(void *ctx, int worker, int64_t first, int64_t last)
+{
+    (void)worker;
+    run_lines(ctx, first, last, scatter_run);
+}
+
+static void gather_lines(void *ctx, int worker, int64_t first, int64_t last)
+{
+    (void)worker;
+    run_lines(ctx, first, last, gather_run);
 }
 
 /* Traffic of blocks [0, b): their copy (unless in place) plus their
@@ -485,12 +513,13 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
         return SGK_OK;
     }
     if (plan->path == SGK_PATH_LINES) {
-        /* the copy, plus each update read and its destination read and
-           written */
+        /* scatters: the copy, plus each update read and its destination
+           read and written; gathers: each output and its source */
         int64_t units = plan->outer * ((plan->inner + plan->inner_chunk - 1) / plan->inner_chunk);
-        int64_t moved = (2 * plan->slots + 3 * plan->count) * (int64_t)j.slice_bytes;
-        sgk_parallel_for(units, plan->threads, moved, plan->parallel_min_bytes, scatter_lines,
-                         &j);
+        int64_t moved = (plan->scatter ? 2 * plan->slots + 3 * plan->count : 2 * plan->count) *
+                        (int64_t)j.slice_bytes;
+        sgk_parallel_for(units, plan->threads, moved, plan->parallel_min_bytes,
+                         plan->scatter ? scatter_lines : gather_lines, &j);
         return SGK_OK;
     }
     if (plan->path == SGK_PATH_OWNER_RANGES) {

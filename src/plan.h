@@ -42,12 +42,12 @@ typedef enum {
     /* Scatters on the calling thread: one block, pairs in original order;
        the sequential definition itself. */
     SGK_PATH_SERIAL,
-    /* One-shot Elements scatters whose indices span data in every dimension
-       but the axis: the updates of each line along the axis come from the
-       indices' line at the same place, so threads take lines (or columns of
-       them), copy them and apply their updates in order, reading the index
-       values as they go.  No slots are mapped or stored: the indices are
-       only checked first. */
+    /* One-shot Elements calls whose indices span data in every dimension
+       but the axis: each line along the axis takes its updates (or gives
+       its outputs) from the indices' line at the same place, so threads
+       take lines (or columns of them) and, for scatters, copy them and
+       apply their updates in order, reading the index values as they go.
+       No slots are mapped or stored: the indices are only checked first. */
     SGK_PATH_LINES
 } sgk_path;
 
@@ -87,6 +87,7 @@ struct sgk_plan {
        and inner_chunk inner ones. */
     const void *indices;
     bool index64;
+    bool lines32;         /* gathers: slots in 32 bits for vector gathers */
     int64_t outer, inner, data_axis, index_axis, inner_chunk;
     sgk_path path;
     int threads;

@@ -503,11 +503,12 @@ static void describe(sgk_plan *plan)
         snprintf(distinct, sizeof distinct, "%lld distinct", (long long)plan->distinct);
     if (plan->path == SGK_PATH_LINES)
         snprintf(what, sizeof what,
-                 "path lines (%s; %lld x %lld lines of %lld slots, %lld updates each, in "
-                 "units of %lld lines); %lld updates",
+                 "path lines (%s; %lld x %lld lines of %lld slots, %lld index elements "
+                 "each, in units of %lld lines); %lld %s",
                  plan->why, (long long)plan->outer, (long long)plan->inner,
                  (long long)plan->data_axis, (long long)plan->index_axis,
-                 (long long)plan->inner_chunk, (long long)plan->count);
+                 (long long)plan->inner_chunk, (long long)plan->count,
+                 plan->scatter ? "updates" : "outputs");
     else if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED ||
              plan->path == SGK_PATH_OWNER_RANGES)
         snprintf(what, sizeof what,
@@ -546,15 +547,16 @@ static void describe(sgk_plan *plan)
         fprintf(stderr, "sgk: %s\n", plan->description);
 }
 
-/* One-shot Elements scatters take SGK_PATH_LINES when the indices span
-   data in every dimension but the axis, so that each data line along the
-   axis has exactly one line of updates, and no reduction path is forced. */
+/* One-shot Elements calls take SGK_PATH_LINES when the indices span data
+   in every dimension but the axis, so that each data line along the axis
+   has exactly one line of indices, and (scatters) no reduction path is
+   forced. */
 static bool takes_lines(const sgk_problem *p)
 {
     const sgk_index_map *m = &p->map;
-    if (!p->scatter || m->kind != SGK_MAP_ELEMENTS || m->row_len > 1 ||
+    if (m->kind != SGK_MAP_ELEMENTS || m->row_len > 1 ||
         (p->flags & SGK_PLAN_WIDE_ACCUMULATE) != 0 ||
-        sgk_config_get()->reduce_path != SGK_PATH_CHOICE_AUTO)
+        (p->scatter && sgk_config_get()->reduce_path != SGK_PATH_CHOICE_AUTO))
         return false;
     for (int d = 0; d < m->data->rank; d++)
         if (d != m->axis && m->indices->shape[d] != m->data->shape[d])
@@ -577,8 +579,12 @@ static sgk_status plan_lines(sgk_plan *plan, const sgk_problem *p)
     if (status != SGK_OK)
         return status;
     plan->path = SGK_PATH_LINES;
-    plan->why = "one-shot, indices spanning data but along the axis: each thread copies "
-                "lines and applies their updates in order";
+    plan->why = p->scatter ? "one-shot, indices spanning data but along the axis: each "
+                             "thread copies lines and applies their updates in order"
+                           : "one-shot, indices spanning data but along the axis: slots "
+                             "worked out from the indices as they are gathered";
+    /* 4-byte elements take 32-bit vector gathers, as mapped gathers do */
+    plan->lines32 = maps_to_32_bits(p);
     plan->distinct = -1;
     plan->indices = m->indices->data;
     plan->index64 = m->indices->dtype == SGK_INT64;

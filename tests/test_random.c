@@ -802,25 +802,26 @@ static void test_slices(void **state)
     assert_int_equal(total_failures - before, 0);
 }
 
-/* ScatterElements whose indices span data in every dimension but the axis
-   (one-shot calls take them line by line, reading the index values as they
-   go).  Small cases of random rank and axis; and one case per cell whose
-   lines, 260 long and a page plus 37 elements wide, are more than a cache
-   block for one outer position, so that threads take them in page-wide
-   columns with a narrower last one. */
-static void run_lines(uint64_t salt)
+/* Scatter/GatherElements whose indices span data in every dimension but
+   the axis (one-shot calls take them line by line, reading the index values
+   as they go).  Small cases of random rank and axis; and one case per cell
+   whose lines, 260 long and a page plus 37 elements wide, are more than a
+   cache block for one outer position, so that threads take them in
+   page-wide columns with a narrower last one. */
+static void run_lines(int op, uint64_t salt)
 {
     for (int dt = 0; dt < 16; dt++) {
         for (int red = 0; red < 6; red++) {
-            if (!ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
+            if ((op == OP_GATHER_ELEMENTS && red != SGK_REDUCE_NONE) ||
+                !ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
                 continue;
             for (int n = 0; n < 4; n++) {
                 const int columns = n == 3;
                 tcase c;
                 memset(&c, 0, sizeof c);
-                c.seed = case_seed(OP_SCATTER_ELEMENTS, dt, red, n, salt);
+                c.seed = case_seed(op, dt, red, n, salt);
                 rng_t r = {c.seed};
-                c.op = OP_SCATTER_ELEMENTS;
+                c.op = op;
                 c.dtype = (sgk_dtype)dt;
                 c.red = (sgk_reduction)red;
                 c.idtype = rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
@@ -858,7 +859,8 @@ static void test_lines(void **state)
 {
     (void)state;
     int before = total_failures;
-    run_lines(0x11E50000ull);
+    run_lines(OP_SCATTER_ELEMENTS, 0x11E50000ull);
+    run_lines(OP_GATHER_ELEMENTS, 0x11E50000ull);
     assert_int_equal(total_failures - before, 0);
 }
 
