@@ -496,6 +496,16 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
                          gather_rows, &j);
         return SGK_OK;
     }
+    if (plan->path == SGK_PATH_LINES) {
+        /* scatters: the copy, plus each update read and its destination
+           read and written; gathers: each output and its source */
+        int64_t units = plan->outer * ((plan->inner + plan->inner_chunk - 1) / plan->inner_chunk);
+        int64_t moved = (plan->scatter ? 2 * plan->slots + 3 * plan->count : 2 * plan->count) *
+                        (int64_t)j.slice_bytes;
+        sgk_parallel_for(units, plan->threads, moved, plan->parallel_min_bytes,
+                         plan->scatter ? scatter_lines : gather_lines, &j);
+        return SGK_OK;
+    }
     if (plan->widen_reduce != NULL) {
         /* scratch before the first write: after it nothing may fail.  A
            worker accumulates a block (blocked paths) or a slice (sorted). */
@@ -510,16 +520,6 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
     if (plan->path == SGK_PATH_ATOMIC || plan->path == SGK_PATH_SORTED) {
         scatter_unblocked(&j);
         free(j.acc);
-        return SGK_OK;
-    }
-    if (plan->path == SGK_PATH_LINES) {
-        /* scatters: the copy, plus each update read and its destination
-           read and written; gathers: each output and its source */
-        int64_t units = plan->outer * ((plan->inner + plan->inner_chunk - 1) / plan->inner_chunk);
-        int64_t moved = (plan->scatter ? 2 * plan->slots + 3 * plan->count : 2 * plan->count) *
-                        (int64_t)j.slice_bytes;
-        sgk_parallel_for(units, plan->threads, moved, plan->parallel_min_bytes,
-                         plan->scatter ? scatter_lines : gather_lines, &j);
         return SGK_OK;
     }
     if (plan->path == SGK_PATH_OWNER_RANGES) {

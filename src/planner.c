@@ -547,11 +547,32 @@ static void describe(sgk_plan *plan)
         fprintf(stderr, "sgk: %s\n", plan->description);
 }
 
+/* SGK_PATH_LINES' unit of work is one outer position and a chunk of inner
+   ones, whose lines a scatter copies and then updates while they are still
+   in cache (as many as a cache block holds), with enough units to share.
+   Where the lines are cut into columns, a column is a page wide at least:
+   narrower ones made the copy crawl through the data a few cache lines per
+   page (axis 0 of [4096, 4096] float32 by [1024, 4096]: one-shot add 80 ms
+   with 64-byte columns, 56-63 ms with 4 KiB ones, 69-73 ms mapping every
+   slot as before).  Returns the chunk. */
+static int64_t lines_chunk(int64_t outer, int64_t inner, int64_t data_axis, int64_t es,
+                           int threads)
+{
+    const int64_t page = 4096 / es;
+    int64_t chunk = data_axis > 0 ? block_bytes() / (data_axis * es) : inner;
+    chunk = chunk < page ? page : chunk / page * page;
+    while (chunk > page && outer * ((inner + chunk - 1) / chunk) < 4 * threads)
+        chunk = chunk / 2 < page ? page : chunk / 2 / page * page;
+    return inner < chunk ? (inner > 0 ? inner : 1) : chunk;
+}
+
 /* One-shot Elements calls take SGK_PATH_LINES when the indices span data
    in every dimension but the axis, so that each data line along the axis
-   has exactly one line of indices, and (scatters) no reduction path is
-   forced. */
-static bool takes_lines(const sgk_problem *p)
+   has exactly one line of indices; when (scatters) no reduction path is
+   forced; and when there are units enough for the threads the problem
+   deserves (axis 0 of a narrow matrix is one unit: mapped slots share it
+   out). */
+static bool takes_lines(const sgk_problem *p, int threads, int64_t min_bytes)
 {
     const sgk_index_map *m = &p->map;
     if (m->kind != SGK_MAP_ELEMENTS || m->row_len > 1 ||
@@ -561,17 +582,17 @@ static bool takes_lines(const sgk_problem *p)
     for (int d = 0; d < m->data->rank; d++)
         if (d != m->axis && m->indices->shape[d] != m->data->shape[d])
             return false;
-    return true;
+    const int64_t outer = sgk_shape_product(m->data->shape, 0, m->axis);
+    const int64_t inner = sgk_shape_product(m->data->shape, m->axis + 1, m->data->rank);
+    const int64_t es = (int64_t)sgk_dtype_size(p->dtype);
+    const int64_t chunk = lines_chunk(outer, inner, m->data->shape[m->axis], es, threads);
+    const int64_t units = outer * ((inner + chunk - 1) / chunk);
+    /* bytes moved: output (and for scatters the copied data), pairs */
+    const int64_t moved = (p->scatter ? 2 * p->data_elems + 3 * p->count : 2 * p->count) * es;
+    return units >= threads || moved < min_bytes;
 }
 
-/* Checks the indices and lays out the lines: a unit of work is one outer
-   position and a chunk of inner ones, its lines copied and then updated
-   while they are still in cache (as many as a cache block holds), with
-   enough units to share.  Where the lines are cut into columns, a column
-   is a page wide at least: narrower ones made the copy crawl through the
-   data a few cache lines per page (axis 0 of [4096, 4096] float32 by
-   [1024, 4096]: one-shot add 80 ms with 64-byte columns, 56-63 ms with 4
-   KiB ones, 69-73 ms mapping every slot as before). */
+/* Checks the indices and lays out the lines. */
 static sgk_status plan_lines(sgk_plan *plan, const sgk_problem *p)
 {
     const sgk_index_map *m = &p->map;
@@ -586,18 +607,15 @@ static sgk_status plan_lines(sgk_plan *plan, const sgk_problem *p)
     /* 4-byte elements take 32-bit vector gathers, as mapped gathers do */
     plan->lines32 = maps_to_32_bits(p);
     plan->distinct = -1;
+    plan->widen_reduce = NULL; /* the sequential definition: one rounding per update */
     plan->indices = m->indices->data;
     plan->index64 = m->indices->dtype == SGK_INT64;
     plan->outer = sgk_shape_product(m->data->shape, 0, m->axis);
     plan->inner = sgk_shape_product(m->data->shape, m->axis + 1, m->data->rank);
     plan->data_axis = m->data->shape[m->axis];
     plan->index_axis = m->indices->shape[m->axis];
-    const int64_t es = (int64_t)plan->elem_size, page = 4096 / es;
-    int64_t chunk = plan->data_axis > 0 ? block_bytes() / (plan->data_axis * es) : plan->inner;
-    chunk = chunk < page ? page : chunk / page * page;
-    while (chunk > page && plan->outer * ((plan->inner + chunk - 1) / chunk) < 4 * plan->threads)
-        chunk = chunk / 2 < page ? page : chunk / 2 / page * page;
-    plan->inner_chunk = plan->inner < chunk ? (plan->inner > 0 ? plan->inner : 1) : chunk;
+    plan->inner_chunk = lines_chunk(plan->outer, plan->inner, plan->data_axis,
+                                    (int64_t)plan->elem_size, plan->threads);
     return SGK_OK;
 }
 
@@ -636,7 +654,7 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan 
     if (p->count > INT64_MAX / 32)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
                         (long long)problem->count);
-    const bool lines = !for_caller && takes_lines(p);
+    const bool lines = !for_caller && takes_lines(p, threads, min_bytes);
     const bool narrow = !lines && maps_to_32_bits(p);
     sgk_plan *plan = calloc(1, sizeof *plan);
     int64_t *slot = lines || narrow ? NULL : sgk_alloc_array(p->count, sizeof *slot);
