@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "half.h"
+#include "index_map.h"
 #include "memory.h"
 #include "parallel/parallel_for.h"
 #include "plan.h"
@@ -317,11 +318,11 @@ static void scatter_owned(void *ctx, int worker, int64_t first, int64_t last)
         const T *idx = (const T *)indices + n0;                                        \
         if (I == 1) {                                                                  \
             for (int64_t k = 0; k < m; k++)                                            \
-                slot[k] = (S)(line0 + (idx[k] < 0 ? idx[k] + A : idx[k]));             \
+                slot[k] = (S)(line0 + sgk_wrap_index(idx[k], A));                      \
             return;                                                                    \
         }                                                                              \
         for (int64_t k = 0; k < m; k++) {                                              \
-            slot[k] = (S)(line0 + (idx[k] < 0 ? idx[k] + A : idx[k]) * I + i);         \
+            slot[k] = (S)(line0 + sgk_wrap_index(idx[k], A) * I + i);                  \
             i = i + 1 == I ? 0 : i + 1;                                                \
         }                                                                              \
     }

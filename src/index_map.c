@@ -47,7 +47,7 @@ static void report_bad(map_job *job, int64_t n)
                 int64_t c = idx[n * k + j];                                            \
                 bool ok = (c >= -dim[j]) & (c < dim[j]);                               \
                 bad |= !ok;                                                            \
-                flat += (ok ? (c < 0 ? c + dim[j] : c) : 0) * str[j];                  \
+                flat += (sgk_wrap_index(c, dim[j]) & -(int64_t)ok) * str[j];            \
             }                                                                          \
             out[n] = (S)flat;                                                          \
         }                                                                              \
@@ -125,7 +125,7 @@ MAP_TUPLES(map_tuples_i64_to32, int64_t, int32_t, slot32)
                 int64_t c = idx[(n + i) * step];                                       \
                 bool ok = (c >= -axis_dim) & (c < axis_dim);                           \
                 /* a bad value is only noted: the run's slots are dropped */          \
-                c = ok ? (c < 0 ? c + axis_dim : c) : 0;                               \
+                c = sgk_wrap_index(c, axis_dim) & -(int64_t)ok;                        \
                 bad |= !ok;                                                            \
                 out[n + i] = (S)(base + i * inner + c * axis_stride);                  \
             }                                                                          \
