@@ -114,7 +114,8 @@ static void apply_wide_segment(const job *j, float *acc, uint16_t *out, int64_t 
 
 /* Applies pairs [begin, end) of slot/pos (pos NULL meaning pair i takes
    update slice i) to the slots counted from `base` (elements [c0, c0 +
-   width) of every slice, col = c0's byte offset). */
+   width) of every slice, col = c0's byte offset; or, for single-element
+   slices, the byte offset of the first pair's update). */
 static void apply_pairs(const job *j, uint8_t *base, size_t col, const int64_t *slot,
                         const int64_t *pos, int64_t begin, int64_t end, int64_t width)
 {
@@ -498,12 +499,16 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
         return SGK_OK;
     }
     if (plan->path == SGK_PATH_LINES) {
-        /* scatters: the copy, plus each update read and its destination
-           read and written; gathers: each output and its source */
+        /* the index values are read while outputs are written: sgk_run_once
+           refused indices inside the output */
         int64_t units = plan->outer * ((plan->inner + plan->inner_chunk - 1) / plan->inner_chunk);
-        int64_t moved = (plan->scatter ? 2 * plan->slots + 3 * plan->count : 2 * plan->count) *
-                        (int64_t)j.slice_bytes;
-        sgk_parallel_for(units, plan->threads, moved, plan->parallel_min_bytes,
+        /* scatters: the copy, plus each update read and its destination
+           read and written; gathers: each output and its source (in
+           double: the sum may pass 2^63 bytes where the buffers do not) */
+        double moved = (plan->scatter ? 2.0 * plan->slots + 3.0 * plan->count
+                                      : 2.0 * plan->count) * (double)j.slice_bytes;
+        sgk_parallel_for(units, plan->threads, moved < 9e18 ? (int64_t)moved : INT64_MAX,
+                         plan->parallel_min_bytes,
                          plan->scatter ? scatter_lines : gather_lines, &j);
         return SGK_OK;
     }

@@ -67,9 +67,26 @@ sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan)
     return sgk_plan_build(p, true, plan);
 }
 
+/* One-shot calls may read the index values while they write the output
+   (the lines path), where overlapping indices would be overwritten and then
+   followed out of bounds: on every path, indices inside the output are
+   refused before anything is read or written. */
+static bool indices_overlap_output(const sgk_problem *p, const void *output)
+{
+    const sgk_tensor *ix = p->map.indices;
+    const int64_t a_bytes = sgk_shape_product(ix->shape, 0, ix->rank) *
+                            (int64_t)sgk_dtype_size(ix->dtype);
+    const int64_t b_bytes = p->output_elems * (int64_t)sgk_dtype_size(p->dtype);
+    const uintptr_t a = (uintptr_t)ix->data, b = (uintptr_t)output;
+    return a_bytes > 0 && b_bytes > 0 && a < b + (uintptr_t)b_bytes &&
+           b < a + (uintptr_t)a_bytes;
+}
+
 sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *updates,
                         void *output)
 {
+    if (indices_overlap_output(p, output))
+        return sgk_fail(SGK_ERR_INVALID_ARGUMENT, p->op, "indices buffer overlaps the output");
     sgk_plan *plan;
     sgk_status status = sgk_plan_build(p, false, &plan);
     if (status != SGK_OK)

@@ -1,7 +1,8 @@
 /* Index reading: every coordinate is checked and normalized and the slot
    flattened here, in parallel over the pairs, with one loop per index type
    so the hot loop has no type test.  (Only the whole-row check of
-   whole_rows.c reads the indices before this.) */
+   whole_rows.c reads the indices before this; one-shot lines plans are
+   only checked here, and the executor works their slots out.) */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>

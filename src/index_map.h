@@ -4,7 +4,8 @@
 
 #include "problem.h"
 
-/* A checked index value c in [-dim, dim) as a coordinate in [0, dim).
+/* An index value c in [-dim, dim) as a coordinate in [0, dim) (callers
+   mask the result of a value outside that range, or checked it before).
    Without a branch: one index in eight negative at random cost a
    mispredicted branch each (one-shot elementwise_add 28-30 ms against
    24-26 ms). */
@@ -14,8 +15,9 @@ static inline int64_t sgk_wrap_index(int64_t c, int64_t dim)
 }
 
 /* Fills slot[0..p->count) with each pair's slot, every coordinate checked
-   against [-s, s-1] and normalized; or, with slot NULL, slot32, the caller
-   having checked that every slot is below 2^31.  On a bad index returns
+   against [-s, s-1] and normalized; or, when slot32 is not NULL, fills it
+   instead (slot is then NULL), the caller having checked that every slot
+   is below 2^31.  On a bad index returns
    SGK_ERR_INDEX_OUT_OF_RANGE naming the first bad pair in row-major order,
    its position and value, whatever the thread count. */
 sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32, int threads,

@@ -97,7 +97,7 @@ struct sgk_plan {
     sgk_apply_fn apply;               /* NULL for `none`; atomic kernels on the
                                          atomic path */
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
-    const char *why;      /* scatters: the reason for the path, in words */
+    const char *why;      /* scatters and lines: the reason for the path, in words */
     char fallback[128];    /* a forced path that could not serve, and why */
     char description[640];
 };
@@ -105,7 +105,9 @@ struct sgk_plan {
 /* Builds a plan for p: maps and validates every index, analyses duplicates,
    groups the updates by destination block, chooses threads.  for_caller:
    the plan goes to the caller (and gets its description); one-shot calls
-   pass false.  On failure *out is left untouched. */
+   pass false, and their plan may then keep p's indices pointer (the lines
+   path), so it must be executed and destroyed within the call.  On failure
+   *out is left untouched. */
 sgk_status sgk_plan_build(const sgk_problem *p, bool for_caller, sgk_plan **out);
 
 /* sgk_execute with `caller` naming the failing call in messages (the

@@ -549,7 +549,8 @@ static void describe(sgk_plan *plan)
 
 /* SGK_PATH_LINES' unit of work is one outer position and a chunk of inner
    ones, whose lines a scatter copies and then updates while they are still
-   in cache (as many as a cache block holds), with enough units to share.
+   in cache (as many as a cache block holds, but a page-wide column at
+   least, in cache or not), with enough units to share.
    Where the lines are cut into columns, a column is a page wide at least:
    narrower ones made the copy crawl through the data a few cache lines per
    page (axis 0 of [4096, 4096] float32 by [1024, 4096]: one-shot add 80 ms
@@ -589,9 +590,11 @@ static bool takes_lines(const sgk_problem *p, int threads, int64_t min_bytes)
     const int64_t es = (int64_t)sgk_dtype_size(p->dtype);
     const int64_t chunk = lines_chunk(outer, inner, m->data->shape[m->axis], es, threads);
     const int64_t units = outer * ((inner + chunk - 1) / chunk);
-    /* bytes moved: output (and for scatters the copied data), pairs */
-    const int64_t moved = (p->scatter ? 2 * p->data_elems + 3 * p->count : 2 * p->count) * es;
-    if (moved < min_bytes)
+    /* bytes moved: output (and for scatters the copied data), pairs; in
+       double, as the sum may pass 2^63 where the buffers do not */
+    const double moved =
+        (p->scatter ? 2.0 * p->data_elems + 3.0 * p->count : 2.0 * p->count) * (double)es;
+    if (moved < (double)min_bytes)
         return p->scatter;
     return units >= threads;
 }

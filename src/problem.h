@@ -24,7 +24,8 @@ typedef enum {
 
 typedef struct {
     sgk_map_kind kind;
-    const sgk_tensor *indices; /* read only while planning */
+    const sgk_tensor *indices; /* read while planning, and by one-shot
+                                  lines plans during their one call */
     const sgk_tensor *data;    /* its shape, for the bounds and messages */
     int batch_dims;            /* tuples */
     int k;                     /* tuples: coordinates per tuple */

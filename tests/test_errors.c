@@ -558,6 +558,42 @@ static void test_invalid_overlap_oneshot(void **state)
     free(arena);
 }
 
+/* One-shot Elements calls whose indices span data but along the axis read
+   the index values while they write the output (the lines path): indices
+   inside the output buffer are refused, on every path, before anything is
+   written. */
+static void test_indices_overlapping_output(void **state)
+{
+    (void)state;
+    static const int64_t ds[] = {2, 8}, is[] = {2, 3};
+    float data[16], upd[6];
+    for (int i = 0; i < 16; i++) data[i] = (float)i;
+    for (int i = 0; i < 6; i++) upd[i] = 100.0f + (float)i;
+    _Alignas(16) uint8_t arena[256];
+    fill_sentinel(arena, sizeof arena);
+    float *out = (float *)(arena + 64); /* 64 bytes of output */
+    int64_t *idx = (int64_t *)(arena + 72);
+    const int64_t values[6] = {0, 7, 3, 1, 1, 6};
+    memcpy(idx, values, sizeof values);
+    uint8_t *ref = snapshot(arena, sizeof arena);
+    sgk_tensor d = {SGK_FLOAT32, 2, ds, data}, ix = {SGK_INT64, 2, is, idx};
+    sgk_tensor u = {SGK_FLOAT32, 2, is, upd};
+    static const char *const needles[] = {"indices", "overlaps the output"};
+    prime_last_error("scatter_elements");
+    check_error_at(__FILE__, __LINE__, "scatter_elements, indices inside the output",
+                   sgk_scatter_elements(&d, &ix, &u, 1, SGK_REDUCE_NONE, out),
+                   SGK_ERR_INVALID_ARGUMENT, "scatter_elements", needles, 2);
+    check_bytes_at(__FILE__, __LINE__, "scatter_elements, indices inside the output", "arena",
+                   arena, ref, sizeof arena);
+    prime_last_error("gather_elements");
+    check_error_at(__FILE__, __LINE__, "gather_elements, indices inside the output",
+                   sgk_gather_elements(&d, &ix, 1, arena + 56), SGK_ERR_INVALID_ARGUMENT,
+                   "gather_elements", needles, 2);
+    check_bytes_at(__FILE__, __LINE__, "gather_elements, indices inside the output", "arena",
+                   arena, ref, sizeof arena);
+    free(ref);
+}
+
 /* ---- SGK_ERR_UNSUPPORTED ---------------------------------------------- */
 
 static void test_unsupported(void **state)
@@ -1436,6 +1472,7 @@ int main(void)
         PER_OP("overflow", test_overflow),
         PER_OP("execute_errors", test_execute_errors),
         cmocka_unit_test(test_gather_nd_shape),
+        cmocka_unit_test(test_indices_overlapping_output),
         cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_dtype_sizes),
         cmocka_unit_test(test_reduction_names),

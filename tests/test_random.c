@@ -807,7 +807,10 @@ static void test_slices(void **state)
    as they go).  Small cases of random rank and axis; and one case per cell
    whose lines, 260 long and a page plus 37 elements wide, are more than a
    cache block for one outer position, so that threads take them in
-   page-wide columns with a narrower last one. */
+   page-wide columns with a narrower last one.  Gathers this small take the
+   lines path only where tests/matrix.sh forces the parallel paths on small
+   cases, and scatters not where tests/test_reduce_paths.sh forces a
+   reduction path. */
 static void run_lines(int op, uint64_t salt)
 {
     for (int dt = 0; dt < 16; dt++) {
