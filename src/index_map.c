@@ -29,6 +29,29 @@ static void report_bad(map_job *job, int64_t n)
     }
 }
 
+static int64_t load_index(const sgk_tensor *indices, int64_t i)
+{
+    return indices->dtype == SGK_INT64 ? ((const int64_t *)indices->data)[i]
+                                       : ((const int32_t *)indices->data)[i];
+}
+
+/* Reports the first pair from n on with a coordinate out of range, once a
+   range's verdict says it holds one: pair i's coordinates are index
+   elements i * step + j, j < k, coordinate j within [-dims[j], dims[j]).
+   Errors only: it reads the indices one at a time, of either type. */
+static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const int64_t *dims)
+{
+    const sgk_tensor *indices = job->p->map.indices;
+    for (;; n++)
+        for (int j = 0; j < k; j++) {
+            const int64_t c = load_index(indices, n * step + j);
+            if (c < -dims[j] || c >= dims[j]) {
+                report_bad(job, n);
+                return;
+            }
+        }
+}
+
 /* Tuples: pairs [begin, end) of one batch, k coordinates each, everything
    in locals (out may alias nothing the loop reads, but the compiler cannot
    know), bounds checked for the whole range at once.  Inlined with k
@@ -74,12 +97,8 @@ static void report_bad(map_job *job, int64_t n)
                       : k == 2 ? NAME##_range(idx, 2, dims, job->stride, offset, n, next, job->OUT) \
                                : NAME##_range(idx, k, dims, job->stride, offset, n, next, job->OUT); \
             if (!ok) {                                                                 \
-                for (int64_t i = n;; i++)                                              \
-                    for (int j = 0; j < k; j++)                                        \
-                        if (idx[i * k + j] < -dims[j] || idx[i * k + j] >= dims[j]) {  \
-                            report_bad(job, i);                                        \
-                            return;                                                    \
-                        }                                                              \
+                report_first_bad(job, n, k, k, dims);                                  \
+                return;                                                                \
             }                                                                          \
         }                                                                              \
     }
@@ -131,10 +150,7 @@ MAP_TUPLES(map_tuples_i64_to32, int64_t, int32_t, slot32)
                 out[n + i] = (S)(base + i * inner + c * axis_stride);                  \
             }                                                                          \
             if (bad) {                                                                 \
-                int64_t i = 0;                                                         \
-                while (idx[(n + i) * step] >= -axis_dim && idx[(n + i) * step] < axis_dim) \
-                    i++;                                                               \
-                report_bad(job, n + i);                                                \
+                report_first_bad(job, n, step, 1, &axis_dim);                          \
                 return;                                                                \
             }                                                                          \
             n += run;                                                                  \
@@ -172,21 +188,12 @@ MAP_ELEMENTS(map_elements_i64_to32, int64_t, int32_t, slot32)
         bool bad = false;                                                              \
         for (int64_t n = begin; n < end; n++)                                          \
             bad |= (idx[n] < -axis_dim) | (idx[n] >= axis_dim);                        \
-        for (int64_t n = begin; bad; n++)                                              \
-            if (idx[n] < -axis_dim || idx[n] >= axis_dim) {                            \
-                report_bad(job, n);                                                    \
-                return;                                                                \
-            }                                                                          \
+        if (bad)                                                                       \
+            report_first_bad(job, begin, 1, 1, &axis_dim);                             \
     }
 
 CHECK_ELEMENTS(check_elements_i32, int32_t)
 CHECK_ELEMENTS(check_elements_i64, int64_t)
-
-static int64_t load_index(const sgk_tensor *indices, int64_t i)
-{
-    return indices->dtype == SGK_INT64 ? ((const int64_t *)indices->data)[i]
-                                       : ((const int32_t *)indices->data)[i];
-}
 
 /* Formats the multi-index of flat position `flat` within dims[0..rank). */
 static const char *format_position(char *buf, size_t size, int64_t flat, const int64_t *dims,
@@ -224,6 +231,12 @@ static sgk_status out_of_range(const sgk_problem *p, int64_t n)
                     m->batch_dims > 0 ? " after the batch dimensions" : "");
 }
 
+static sgk_status verdict(map_job *job)
+{
+    const int64_t bad = atomic_load(&job->first_bad);
+    return bad < job->p->count ? out_of_range(job->p, bad) : SGK_OK;
+}
+
 sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32, int threads,
                            int64_t min_bytes)
 {
@@ -254,8 +267,7 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32,
                        (slot32 != NULL ? 4 : 8);
     int64_t traffic = p->count > INT64_MAX / per_pair ? INT64_MAX : p->count * per_pair;
     sgk_parallel_for(p->count, threads, traffic, min_bytes, body, &job);
-    int64_t bad = atomic_load(&job.first_bad);
-    return bad < p->count ? out_of_range(p, bad) : SGK_OK;
+    return verdict(&job);
 }
 
 sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes)
@@ -265,6 +277,5 @@ sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t 
     atomic_init(&job.first_bad, p->count);
     sgk_parallel_for(p->count, threads, p->count * (is64 ? 8 : 4), min_bytes,
                      is64 ? check_elements_i64 : check_elements_i32, &job);
-    int64_t bad = atomic_load(&job.first_bad);
-    return bad < p->count ? out_of_range(p, bad) : SGK_OK;
+    return verdict(&job);
 }

@@ -95,16 +95,21 @@ static void check_block_order(void *ctx, int worker, int64_t begin, int64_t end)
         __atomic_store_n(&job->out_of_order, 1, __ATOMIC_RELAXED);
 }
 
-/* Sets block_start to where each block's pairs begin, when the pairs already
-   come in block order (sorted indices, the Elements operators along most
-   axes); returns false otherwise.  The order is checked in parallel, and
-   each block's start is then a binary search. */
-static bool blocks_in_order(sgk_plan *plan, const int64_t *slot)
+/* Whether the pairs' slots >> shift never decrease; checked in parallel. */
+static bool in_order(const sgk_plan *plan, const int64_t *slot, int shift)
 {
-    order_job job = {slot, plan->block_shift, 0};
+    order_job job = {slot, shift, 0};
     sgk_parallel_for(plan->count, plan->threads, plan->count * 8, plan->parallel_min_bytes,
                      check_block_order, &job);
-    if (job.out_of_order)
+    return !job.out_of_order;
+}
+
+/* Sets block_start to where each block's pairs begin, when the pairs already
+   come in block order (sorted indices, the Elements operators along most
+   axes); returns false otherwise.  Each block's start is a binary search. */
+static bool blocks_in_order(sgk_plan *plan, const int64_t *slot)
+{
+    if (!in_order(plan, slot, plan->block_shift))
         return false;
     int64_t *start = sgk_alloc_array(plan->blocks + 1, sizeof *start);
     if (start == NULL)
@@ -186,14 +191,6 @@ static int64_t choose_column_parts(const sgk_plan *plan)
     return heaviest * plan->threads > total + total / 4 ? plan->threads : 1;
 }
 
-static bool sorted_by_slot(const int64_t *slot, int64_t count)
-{
-    for (int64_t n = 1; n < count; n++)
-        if (slot[n] < slot[n - 1])
-            return false;
-    return true;
-}
-
 /* The sorted-segment path: all pairs sorted stably by slot, through buckets
    of at least a cache block and at least one pair each on average (so the
    bucket table grows with the pairs, not with the destination), each
@@ -203,7 +200,7 @@ static sgk_status plan_sorted(sgk_plan *plan, int64_t *slot, int64_t *position)
 {
     plan->slot = slot;
     plan->position = position;
-    if (sorted_by_slot(slot, plan->count))
+    if (in_order(plan, slot, 0))
         return SGK_OK;
     /* cache-sized buckets at least: few buckets partition fastest, and
        then each bucket's counting sort stays in cache */
@@ -555,16 +552,29 @@ static void describe(sgk_plan *plan)
    narrower ones made the copy crawl through the data a few cache lines per
    page (axis 0 of [4096, 4096] float32 by [1024, 4096]: one-shot add 80 ms
    with 64-byte columns, 56-63 ms with 4 KiB ones, 69-73 ms mapping every
-   slot as before).  Returns the chunk. */
-static int64_t lines_chunk(int64_t outer, int64_t inner, int64_t data_axis, int64_t es,
-                           int threads)
+   slot as before). */
+typedef struct {
+    int64_t outer, inner, data_axis; /* data seen as [outer, data_axis, inner] */
+    int64_t chunk;                   /* inner positions per unit */
+    int64_t units;
+} lines_layout;
+
+static lines_layout lay_out_lines(const sgk_problem *p, int threads)
 {
-    const int64_t page = 4096 / es;
-    int64_t chunk = data_axis > 0 ? block_bytes() / (data_axis * es) : inner;
+    const sgk_index_map *m = &p->map;
+    const int64_t es = (int64_t)sgk_dtype_size(p->dtype), page = 4096 / es;
+    lines_layout l = {
+        .outer = sgk_shape_product(m->data->shape, 0, m->axis),
+        .inner = sgk_shape_product(m->data->shape, m->axis + 1, m->data->rank),
+        .data_axis = m->data->shape[m->axis],
+    };
+    int64_t chunk = l.data_axis > 0 ? block_bytes() / (l.data_axis * es) : l.inner;
     chunk = chunk < page ? page : chunk / page * page;
-    while (chunk > page && outer * ((inner + chunk - 1) / chunk) < 4 * threads)
+    while (chunk > page && l.outer * ((l.inner + chunk - 1) / chunk) < 4 * threads)
         chunk = chunk / 2 < page ? page : chunk / 2 / page * page;
-    return inner < chunk ? (inner > 0 ? inner : 1) : chunk;
+    l.chunk = l.inner < chunk ? (l.inner > 0 ? l.inner : 1) : chunk;
+    l.units = l.outer * ((l.inner + l.chunk - 1) / l.chunk);
+    return l;
 }
 
 /* One-shot Elements calls take SGK_PATH_LINES when the indices span data
@@ -585,18 +595,14 @@ static bool takes_lines(const sgk_problem *p, int threads, int64_t min_bytes)
     for (int d = 0; d < m->data->rank; d++)
         if (d != m->axis && m->indices->shape[d] != m->data->shape[d])
             return false;
-    const int64_t outer = sgk_shape_product(m->data->shape, 0, m->axis);
-    const int64_t inner = sgk_shape_product(m->data->shape, m->axis + 1, m->data->rank);
     const int64_t es = (int64_t)sgk_dtype_size(p->dtype);
-    const int64_t chunk = lines_chunk(outer, inner, m->data->shape[m->axis], es, threads);
-    const int64_t units = outer * ((inner + chunk - 1) / chunk);
     /* bytes moved: output (and for scatters the copied data), pairs; in
        double, as the sum may pass 2^63 where the buffers do not */
     const double moved =
         (p->scatter ? 2.0 * p->data_elems + 3.0 * p->count : 2.0 * p->count) * (double)es;
     if (moved < (double)min_bytes)
         return p->scatter;
-    return units >= threads;
+    return lay_out_lines(p, threads).units >= threads;
 }
 
 /* Checks the indices and lays out the lines. */
@@ -617,12 +623,12 @@ static sgk_status plan_lines(sgk_plan *plan, const sgk_problem *p)
     plan->widen_reduce = NULL; /* the sequential definition: one rounding per update */
     plan->indices = m->indices->data;
     plan->index64 = m->indices->dtype == SGK_INT64;
-    plan->outer = sgk_shape_product(m->data->shape, 0, m->axis);
-    plan->inner = sgk_shape_product(m->data->shape, m->axis + 1, m->data->rank);
-    plan->data_axis = m->data->shape[m->axis];
+    const lines_layout l = lay_out_lines(p, plan->threads);
+    plan->outer = l.outer;
+    plan->inner = l.inner;
+    plan->data_axis = l.data_axis;
     plan->index_axis = m->indices->shape[m->axis];
-    plan->inner_chunk = lines_chunk(plan->outer, plan->inner, plan->data_axis,
-                                    (int64_t)plan->elem_size, plan->threads);
+    plan->inner_chunk = l.chunk;
     return SGK_OK;
 }
 

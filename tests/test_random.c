@@ -728,6 +728,21 @@ static void generate(tcase *c, rng_t *r, int large)
     }
 }
 
+/* A case's header: its seed (from the combination and the case number), the
+   generator seeded with it, and the first draw, the index type.  Shapes,
+   threads and the test's name are the caller's. */
+static void new_case(tcase *c, rng_t *r, int op, int dt, int red, int n, uint64_t salt)
+{
+    memset(c, 0, sizeof *c);
+    c->seed = case_seed(op, dt, red, n, salt);
+    *r = (rng_t){c->seed};
+    c->op = op;
+    c->dtype = (sgk_dtype)dt;
+    c->red = (sgk_reduction)red;
+    c->idtype = rng_percent(r, 50) ? SGK_INT32 : SGK_INT64;
+    c->threads = -1;
+}
+
 static void run_op(int op, int cases_per_combo, int large, uint64_t salt)
 {
     int scatter = op == OP_SCATTER_ND || op == OP_SCATTER_ELEMENTS;
@@ -739,14 +754,10 @@ static void run_op(int op, int cases_per_combo, int large, uint64_t salt)
                 continue;
             for (int n = 0; n < cases_per_combo; n++) {
                 tcase c;
-                memset(&c, 0, sizeof c);
-                c.seed = case_seed(op, dt, red, n, salt);
-                rng_t r = {c.seed};
-                c.op = op;
-                c.dtype = (sgk_dtype)dt;
-                c.red = (sgk_reduction)red;
-                c.idtype = rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
-                c.threads = large ? (int)rng_range(&r, 0, 2) : -1;
+                rng_t r;
+                new_case(&c, &r, op, dt, red, n, salt);
+                if (large)
+                    c.threads = (int)rng_range(&r, 0, 2);
                 c.test = large ? "large" : "small";
                 generate(&c, &r, large);
                 run_case(&c, &r);
@@ -771,14 +782,8 @@ static void run_slices(uint64_t salt)
                 continue;
             for (size_t l = 0; l < sizeof slice_lens / sizeof *slice_lens; l++) {
                 tcase c;
-                memset(&c, 0, sizeof c);
-                c.seed = case_seed(OP_SCATTER_ND, dt, red, (int)l, salt);
-                rng_t r = {c.seed};
-                c.op = OP_SCATTER_ND;
-                c.dtype = (sgk_dtype)dt;
-                c.red = (sgk_reduction)red;
-                c.idtype = rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
-                c.threads = -1;
+                rng_t r;
+                new_case(&c, &r, OP_SCATTER_ND, dt, red, (int)l, salt);
                 c.test = "slices";
                 c.drank = c.urank = c.irank = 2;
                 c.dshape[0] = rng_range(&r, 1, 5);
@@ -821,14 +826,10 @@ static void run_lines(int op, uint64_t salt)
             for (int n = 0; n < 4; n++) {
                 const int columns = n == 3;
                 tcase c;
-                memset(&c, 0, sizeof c);
-                c.seed = case_seed(op, dt, red, n, salt);
-                rng_t r = {c.seed};
-                c.op = op;
-                c.dtype = (sgk_dtype)dt;
-                c.red = (sgk_reduction)red;
-                c.idtype = rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
-                c.threads = columns ? (int)rng_range(&r, 0, 2) : -1;
+                rng_t r;
+                new_case(&c, &r, op, dt, red, n, salt);
+                if (columns)
+                    c.threads = (int)rng_range(&r, 0, 2);
                 c.test = columns ? "lines in columns" : "lines";
                 if (columns) {
                     c.drank = 3;
