@@ -83,16 +83,25 @@ typedef struct {
     int out_of_order; /* set by any range that finds a pair before its predecessor's block */
 } order_job;
 
-/* Pairs [begin, end), each against the pair before it. */
+/* Pairs [begin, end), each against the pair before it, a stretch at a
+   time: indices in no order are found out in the first stretch, and every
+   range stops once one has (for 2 M random pairs the whole pass was 5% of
+   planning). */
 static void check_block_order(void *ctx, int worker, int64_t begin, int64_t end)
 {
     order_job *job = ctx;
     (void)worker;
-    bool out_of_order = false;
-    for (int64_t n = begin > 0 ? begin : 1; n < end; n++)
-        out_of_order |= job->slot[n] >> job->block_shift < job->slot[n - 1] >> job->block_shift;
-    if (out_of_order)
-        __atomic_store_n(&job->out_of_order, 1, __ATOMIC_RELAXED);
+    const int shift = job->block_shift;
+    for (int64_t n = begin > 0 ? begin : 1, next; n < end; n = next) {
+        next = end - n > 4096 ? n + 4096 : end;
+        bool out_of_order = false;
+        for (int64_t i = n; i < next; i++)
+            out_of_order |= job->slot[i] >> shift < job->slot[i - 1] >> shift;
+        if (out_of_order)
+            __atomic_store_n(&job->out_of_order, 1, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&job->out_of_order, __ATOMIC_RELAXED))
+            return;
+    }
 }
 
 /* Whether the pairs' slots >> shift never decrease; checked in parallel. */
