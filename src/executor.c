@@ -46,6 +46,9 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
     (void)worker;
     if (p->window != NULL)
         gather_windows(j, begin, end);
+    else if (p->source_order != NULL && (uintptr_t)j->out % 64 == 0)
+        sgk_simd_move_rows_in_order(j->out, j->data, p->slot, p->source_order, begin, end,
+                                    j->slice_bytes, p->stream_output);
     else if (p->slot32 != NULL)
         sgk_simd_gather_elements32(j->out, j->data, p->slot32, begin, end, p->stream_output);
     else if (p->slice_len == 1 && p->elem_size == 8)

@@ -74,6 +74,12 @@ struct sgk_plan {
                              of slot, for 32-bit vector gathers */
     int64_t *position;    /* scatters: the update slice of each pair; NULL
                              means pair i takes update slice i */
+    /* Gathers of long rows of whole cache lines from a source out of cache:
+       the output rows listed in ascending order of their source slots (NULL
+       when not worth it).  Executions into a line-aligned output read the
+       source front to back and stream each row to its place: random reads
+       of long rows wait on memory, random streamed writes do not. */
+    int32_t *source_order;
     int64_t distinct;     /* scatters: distinct destination slots */
     int64_t block_slots;  /* scatters: a power of two, 1 << block_shift */
     int block_shift;

@@ -539,6 +539,8 @@ static void describe(sgk_plan *plan)
         snprintf(what, sizeof what, "path gather-%s; %lld rows from %lld slots",
                  plan->slot32 != NULL || (plan->slice_len == 1 && plan->elem_size == 8)
                      ? "elements (vector gathers)"
+                 : plan->source_order != NULL
+                     ? "rows (read in source order into line-aligned outputs)"
                      : "rows",
                  (long long)plan->count, (long long)plan->slots);
     snprintf(plan->description, sizeof plan->description,
@@ -665,6 +667,46 @@ static sgk_apply_fn choose_apply(const sgk_problem *p)
     return vector != NULL ? vector : scalar;
 }
 
+/* Rows this long or longer, a whole number of cache lines, are worth
+   reading in source order (gather_embedding, 1 KiB rows at random from a
+   51 MB table: 5.1 ms in output order, 3.4 ms in source order, in a scratch
+   loop of the same streamed copies). */
+#define SORTED_ROWS_MIN_BYTES 256
+
+/* Sets source_order for a row gather whose rows are worth reading in
+   source order and whose source is beyond the cache: a stable counting
+   sort, by slot where the slots are at most 4 per row, else by buckets of
+   slots as many (reads still sweep the source front to back).  The counts
+   live in the thread's scratch and the order in 32 bits: on this machine
+   fresh pages cost the planner more than the sort (gather_embedding:
+   planning 0.23 ms, 1.6-1.8 ms with three fresh 64-bit arrays).  Failing
+   to allocate only leaves the gather in output order. */
+static void sort_gather_rows(sgk_plan *plan)
+{
+    const int64_t row_bytes = plan->slice_len * (int64_t)plan->elem_size;
+    if (plan->slot == NULL || row_bytes < SORTED_ROWS_MIN_BYTES || row_bytes % 64 != 0 ||
+        plan->count > INT32_MAX || plan->slots * row_bytes < plan->parallel_min_bytes ||
+        plan->count * row_bytes < plan->parallel_min_bytes || in_order(plan, plan->slot, 0))
+        return;
+    int shift = 0;
+    while ((plan->slots - 1) >> shift >= 4 * plan->count)
+        shift++;
+    const int64_t buckets = ((plan->slots - 1) >> shift) + 1;
+    int32_t *start = sgk_thread_scratch((size_t)(buckets + 1) * sizeof *start);
+    int32_t *order = start != NULL ? sgk_alloc_array(plan->count, sizeof *order) : NULL;
+    if (order == NULL)
+        return;
+    memset(start, 0, (size_t)(buckets + 1) * sizeof *start);
+    const int64_t *slot = plan->slot;
+    for (int64_t n = 0; n < plan->count; n++)
+        start[(slot[n] >> shift) + 1]++;
+    for (int64_t b = 0; b < buckets; b++)
+        start[b + 1] += start[b];
+    for (int64_t n = 0; n < plan->count; n++)
+        order[start[slot[n] >> shift]++] = (int32_t)n;
+    plan->source_order = order;
+}
+
 sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan **out)
 {
     const int threads = sgk_config_threads();
@@ -725,6 +767,7 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool for_caller, sgk_plan 
         plan->slot32 = slot32;
         plan->path = SGK_PATH_GATHER;
         status = narrow ? find_windows(plan) : SGK_OK;
+        sort_gather_rows(plan);
     }
     if (status != SGK_OK) {
         sgk_plan_destroy(plan);
@@ -752,6 +795,7 @@ void sgk_plan_destroy(sgk_plan *plan)
     free(plan->slot32);
     free(plan->window);
     free(plan->position);
+    free(plan->source_order);
     free(plan->block_start);
     free(plan);
 }

@@ -182,6 +182,23 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
   if (stream) hwy::FlushStream();
 }
 
+void MoveRowsInOrder(void* dst_v, const void* src_v, const int64_t* src_slots,
+                     const int32_t* order, int64_t begin, int64_t end, size_t row_bytes,
+                     bool stream) {
+  uint8_t* dst = static_cast<uint8_t*>(dst_v);
+  const uint8_t* src = static_cast<const uint8_t*>(src_v);
+  for (int64_t i = begin; i < end; i++) {
+    const size_t n = static_cast<size_t>(order[i]);
+    uint8_t* d = dst + n * row_bytes;
+    const uint8_t* s = src + static_cast<size_t>(src_slots[n]) * row_bytes;
+    if (stream)
+      StreamRun(d, s, row_bytes);
+    else
+      CopyRun(d, s, row_bytes);
+  }
+  if (stream) hwy::FlushStream();
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace sgk
 HWY_AFTER_NAMESPACE();
@@ -193,6 +210,7 @@ HWY_AFTER_NAMESPACE();
 namespace sgk {
 HWY_EXPORT(CopyBytes);
 HWY_EXPORT(MoveSlices);
+HWY_EXPORT(MoveRowsInOrder);
 
 // C linkage, declared at global scope in simd.h; defined here so that the
 // dispatch tables above are in scope.
@@ -205,6 +223,12 @@ extern "C" void sgk_simd_move_slices(void* dst, const int64_t* dst_slots, const 
                                      size_t slice_bytes, size_t stride_bytes, bool stream) {
   SGK_DISPATCH(MoveSlices)(dst, dst_slots, src, src_slots, begin, end, slice_bytes,
                            stride_bytes, stream);
+}
+
+extern "C" void sgk_simd_move_rows_in_order(void* dst, const void* src, const int64_t* src_slots,
+                                            const int32_t* order, int64_t begin, int64_t end,
+                                            size_t row_bytes, bool stream) {
+  SGK_DISPATCH(MoveRowsInOrder)(dst, src, src_slots, order, begin, end, row_bytes, stream);
 }
 }  // namespace sgk
 #endif  // HWY_ONCE

@@ -28,6 +28,13 @@ void sgk_simd_move_slices(void *dst, const int64_t *dst_slots, const void *src,
                           const int64_t *src_slots, int64_t begin, int64_t end,
                           size_t slice_bytes, size_t stride_bytes, bool stream);
 
+/* Row gather in a given order: for i in [begin, end), with n = order[i],
+   copy the row_bytes at src + src_slots[n] * row_bytes to dst + n *
+   row_bytes.  stream: as for sgk_simd_copy_bytes. */
+void sgk_simd_move_rows_in_order(void *dst, const void *src, const int64_t *src_slots,
+                                 const int32_t *order, int64_t begin, int64_t end,
+                                 size_t row_bytes, bool stream);
+
 /* out[n] = data[slot[n]] for n in [begin, end), elements of 4 bytes (32-bit
    slots) or 8 bytes (64-bit slots), through vector gathers.  stream: as for
    sgk_simd_copy_bytes. */
