@@ -668,15 +668,17 @@ static sgk_apply_fn choose_apply(const sgk_problem *p)
 }
 
 /* Rows this long or longer, a whole number of cache lines, are worth
-   reading in source order (gather_embedding, 1 KiB rows at random from a
-   51 MB table: 5.1 ms in output order, 3.4 ms in source order, in a scratch
-   loop of the same streamed copies). */
-#define SORTED_ROWS_MIN_BYTES 256
+   reading in source order: gather_embedding (1 KiB rows at random from a
+   51 MB table) 4.5-5.8 ms in output order, 3.5-4.0 in source order;
+   gather_batch1 (512-byte rows) 0.98-1.10 against 0.85-0.95 (sgk-bench,
+   alternated builds).  Shorter rows were not measured. */
+#define SORTED_ROWS_MIN_BYTES 512
 
 /* Sets source_order for a row gather whose rows are worth reading in
    source order and whose source is beyond the cache: a stable counting
-   sort, by slot where the slots are at most 4 per row, else by buckets of
-   slots as many (reads still sweep the source front to back).  The counts
+   sort, by slot where the source has at most 4 slots per row gathered,
+   else by buckets of 2^shift slots, 4 per row at most (reads still sweep
+   the source front to back).  The counts
    live in the thread's scratch and the order in 32 bits: on this machine
    fresh pages cost the planner more than the sort (gather_embedding:
    planning 0.23 ms, 1.6-1.8 ms with three fresh 64-bit arrays).  Failing
