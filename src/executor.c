@@ -435,13 +435,6 @@ static int64_t blocks_cost(void *ctx, int64_t b)
     return copy + p->block_start[b] * 2 * (int64_t)j->slice_bytes;
 }
 
-static bool overlaps(const void *a, int64_t a_bytes, const void *b, int64_t b_bytes)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return a_bytes > 0 && b_bytes > 0 && x < y + (uintptr_t)b_bytes &&
-           y < x + (uintptr_t)a_bytes;
-}
-
 /* caller prefixes the messages: the operator for one-shot calls, "execute"
    (followed by the plan's operator) for sgk_execute. */
 static sgk_status check_buffers(const char *caller, const sgk_plan *p, const void *data,
@@ -459,10 +452,10 @@ static sgk_status check_buffers(const char *caller, const sgk_plan *p, const voi
     if (p->scatter && updates == NULL && upd_bytes > 0)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, caller, "%s%supdates buffer is NULL", of,
                         sep);
-    if (p->scatter && overlaps(updates, upd_bytes, output, out_bytes))
+    if (p->scatter && sgk_overlaps(updates, upd_bytes, output, out_bytes))
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, caller,
                         "%s%supdates buffer overlaps the output", of, sep);
-    if ((!p->scatter || data != output) && overlaps(data, data_bytes, output, out_bytes))
+    if ((!p->scatter || data != output) && sgk_overlaps(data, data_bytes, output, out_bytes))
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, caller,
                         "%s%sdata buffer overlaps the output%s", of, sep,
                         p->scatter ? " without being it" : "");

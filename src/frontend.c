@@ -1,6 +1,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "frontend.h"
+#include "memory.h"
 #include "plan.h"
 #include "shape.h"
 
@@ -74,12 +75,10 @@ sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan)
 static bool indices_overlap_output(const sgk_problem *p, const void *output)
 {
     const sgk_tensor *ix = p->map.indices;
-    const int64_t a_bytes = sgk_shape_product(ix->shape, 0, ix->rank) *
-                            (int64_t)sgk_dtype_size(ix->dtype);
-    const int64_t b_bytes = p->output_elems * (int64_t)sgk_dtype_size(p->dtype);
-    const uintptr_t a = (uintptr_t)ix->data, b = (uintptr_t)output;
-    return a_bytes > 0 && b_bytes > 0 && a < b + (uintptr_t)b_bytes &&
-           b < a + (uintptr_t)a_bytes;
+    return sgk_overlaps(ix->data,
+                        sgk_shape_product(ix->shape, 0, ix->rank) *
+                            (int64_t)sgk_dtype_size(ix->dtype),
+                        output, p->output_elems * (int64_t)sgk_dtype_size(p->dtype));
 }
 
 sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *updates,

@@ -2,6 +2,7 @@
 #ifndef SGK_MEMORY_H
 #define SGK_MEMORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,6 +11,15 @@
    are written once right after allocation, and 4 KiB page faults would
    otherwise cost the planner more than its own work. */
 void *sgk_alloc_array(int64_t n, size_t size);
+
+/* Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte; empty
+   ranges share none. */
+static inline bool sgk_overlaps(const void *a, int64_t a_bytes, const void *b, int64_t b_bytes)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return a_bytes > 0 && b_bytes > 0 && x < y + (uintptr_t)b_bytes &&
+           y < x + (uintptr_t)a_bytes;
+}
 
 /* The same, zeroed. */
 void *sgk_alloc_zeroed(int64_t n, size_t size);
