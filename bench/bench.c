@@ -153,6 +153,9 @@ bench_result *bench_measure(bench_run *run, const bench_case *c)
     res->calls_per_rep = calls;
     res->traffic_bytes = c->traffic_bytes;
     res->gbps = res->median_ms > 0.0 ? c->traffic_bytes / (res->median_ms * 1e6) : 0.0;
+    if (c->written_bytes > 0.0)
+        res->floor_ms = bench_traffic_floor_ms(run, c->traffic_bytes - c->written_bytes,
+                                               c->written_bytes);
     free(per_call);
     return res;
 }
@@ -302,7 +305,10 @@ static void usage(FILE *out)
             "  --list             list the workloads and exit\n"
             "  --help             this text\n"
             "Times are medians; GB/s is the workload's minimal traffic over the median;\n"
-            "of_copy divides that by the copy bandwidth measured at the start of the run.\n");
+            "of_copy divides that by the copy bandwidth measured at the start of the run;\n"
+            "floor is the median time of moving the same bytes with no index work\n"
+            "(the written bytes streamed from one buffer to another while the rest\n"
+            "are read), measured right after the variant.\n");
 }
 
 static int parse_number(const char *text, double lo, double hi, double *out)
@@ -463,6 +469,7 @@ int main(int argc, char **argv)
         run.failures++;
     }
     free(run.results);
+    bench_floor_release();
     if (run.failures > 0)
         fprintf(stderr, "sgk-bench: %d failure(s)\n", run.failures);
     return run.failures > 0 ? 1 : 0;

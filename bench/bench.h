@@ -4,6 +4,7 @@
    the same number of threads.  Only the public API (sgk.h) is used.
 
    bench.c      options, copy bandwidth, the timing loop
+   floor.c      the traffic floor: the workload's bytes moved with no index work
    workloads.c  the workload suite, its traffic formulas and result checks
    report.c     the table on stdout and the JSON file */
 #ifndef SGK_BENCH_H
@@ -39,6 +40,8 @@ typedef struct {
     double traffic_bytes;   /* the workload's minimal traffic per call */
     double gbps;            /* traffic_bytes / median */
     double of_copy;         /* gbps / copy bandwidth */
+    double floor_ms;        /* the traffic floor (floor.c) of its minimal
+                               traffic, measured right after; 0 when none */
     char plan[320];         /* sgk_plan_describe, "" for plain C loops */
     char note[96];          /* ratios against sibling variants */
 } bench_result;
@@ -72,12 +75,21 @@ typedef struct {
     int (*op)(void *ctx);
     int (*check)(void *ctx, char *why, size_t why_size);
     void *ctx;
+    /* Of traffic_bytes, those written (the output); 0 when the variant has
+       no traffic floor (in place, plain C loops). */
+    double written_bytes;
 } bench_case;
 
 /* Warm-up, check, then opt.reps timed repetitions.  Returns the stored
    result, or NULL (and counts a failure) when the call fails or the check
    rejects its result: no time is ever reported for a wrong answer. */
 bench_result *bench_measure(bench_run *run, const bench_case *c);
+
+/* The traffic floor (floor.c): the median time, over opt.reps, of moving
+   read_bytes in and written_bytes out with no index work; the buffers stay
+   allocated until bench_floor_release. */
+double bench_traffic_floor_ms(const bench_run *run, double read_bytes, double written_bytes);
+void bench_floor_release(void);
 
 /* Counts a failure and prints it on stderr. */
 void bench_fail(bench_run *run, const char *workload, const char *fmt, ...)

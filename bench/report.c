@@ -41,16 +41,18 @@ void bench_report_table(FILE *out, const bench_run *run)
             "of_copy = GB/s / copy bandwidth\n\n",
             mode_text(run->opt.mode), run->opt.reps, run->opt.scale);
 
-    fprintf(out, "%-21s %-30s %11s %11s %11s %8s %8s  %s\n", "workload", "variant", "median",
-            "min", "max", "GB/s", "of_copy", "note");
-    char a[24], b[24], c[24];
+    fprintf(out, "%-21s %-30s %11s %11s %11s %8s %8s %11s  %s\n", "workload", "variant",
+            "median", "min", "max", "GB/s", "of_copy", "floor", "note");
+    char a[24], b[24], c[24], d[24];
     for (size_t i = 0; i < run->count; i++) {
         const bench_result *r = &run->results[i];
         if (i > 0 && strcmp(r->workload, run->results[i - 1].workload) != 0)
             fputc('\n', out);
-        fprintf(out, "%-21s %-30s %11s %11s %11s %8.2f %8.3f  %s\n", r->workload, r->variant,
-                format_time(a, sizeof a, r->median_ms), format_time(b, sizeof b, r->min_ms),
-                format_time(c, sizeof c, r->max_ms), r->gbps, r->of_copy, r->note);
+        fprintf(out, "%-21s %-30s %11s %11s %11s %8.2f %8.3f %11s  %s\n", r->workload,
+                r->variant, format_time(a, sizeof a, r->median_ms),
+                format_time(b, sizeof b, r->min_ms), format_time(c, sizeof c, r->max_ms),
+                r->gbps, r->of_copy, r->floor_ms > 0.0 ? format_time(d, sizeof d, r->floor_ms) : "-",
+                r->note);
     }
 
     fprintf(out, "\nplans (sgk_plan_describe, once per workload):\n");
@@ -134,6 +136,11 @@ int bench_report_json(const char *path, const bench_run *run)
         json_number(f, r->gbps);
         fputs(", \"of_copy\": ", f);
         json_number(f, r->of_copy);
+        fputs(", \"floor_ms\": ", f);
+        if (r->floor_ms > 0.0)
+            json_number(f, r->floor_ms);
+        else
+            fputs("null", f);
         fputs(", \"plan\": ", f);
         if (r->plan[0] != '\0')
             json_string(f, r->plan);

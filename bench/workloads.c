@@ -381,7 +381,7 @@ static bench_result *time_scatter(bench_run *run, scatter_ctx *c, const char *wo
         poison(c->output, (size_t)bytes_of(&c->data));
     bench_case bc = {workload, variant, traffic, sgk_plan_describe(c->plan),
                      mode == BENCH_MODE_PLAN ? scatter_plan_op : scatter_oneshot_op,
-                     check_scatter, c};
+                     check_scatter, c, copying ? bytes_of(&c->data) : 0.0};
     bench_result *res = bench_measure(run, &bc);
     if (res != NULL && copying && mode == BENCH_MODE_PLAN)
         note_planning(run, res, build_scatter_plan, c);
@@ -474,7 +474,7 @@ static bench_result *time_gather(bench_run *run, gather_ctx *c, const char *work
     poison(c->output, c->output_bytes);
     bench_case bc = {workload, variant, gather_traffic(c), sgk_plan_describe(c->plan),
                      mode == BENCH_MODE_PLAN ? gather_plan_op : gather_oneshot_op,
-                     check_gather, c};
+                     check_gather, c, (double)c->output_bytes};
     bench_result *res = bench_measure(run, &bc);
     if (res != NULL && mode == BENCH_MODE_PLAN)
         note_planning(run, res, build_gather_plan, c);
@@ -549,7 +549,7 @@ static void kv_cache_dtype(bench_run *run, sgk_dtype dtype)
         memcpy(data, pristine, data_bytes);
         snprintf(cloop_variant, sizeof cloop_variant, "%s in-place C loop", dtype_name(dtype));
         bench_case bc = {W, cloop_variant, in_place_traffic, NULL, kv_c_loop_op, check_scatter,
-                         &in_place};
+                         &in_place, 0.0};
         long cloop = result_index(run, bench_measure(run, &bc));
         if (in_place_plan >= 0) {
             bench_result *p = &run->results[in_place_plan];
@@ -969,7 +969,7 @@ static void tiny_triple(bench_run *run, const char *op_name, const char *plan, d
         char variant[48];
         snprintf(variant, sizeof variant, "%s %s", op_name, forms[f]);
         poison(output, output_bytes);
-        bench_case bc = {W, variant, traffic, f < 2 ? plan : NULL, ops[f], check, ctx};
+        bench_case bc = {W, variant, traffic, f < 2 ? plan : NULL, ops[f], check, ctx, 0.0};
         at[f] = result_index(run, bench_measure(run, &bc));
     }
     if (at[2] < 0)
