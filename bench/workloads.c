@@ -10,9 +10,11 @@
        read updates + read indices + write the updated slices
        (the rest of the tensor is never touched)
    gather (GatherND, GatherElements):
-       read indices + read the gathered slices + write output
-       (one read per output element; for GatherElements a cache-line reader
-       may fetch more, but no implementation has to)
+       read indices + read the distinct 64-byte lines the gathered slices
+       cover + write output
+       (memory moves whole lines: a line read for one output serves every
+       other output in it, and a row gathered twice need not be read twice;
+       bench/peers.py counts the same way)
 
    Inputs are deterministic (fixed seeds).  Float values are multiples of
    1/256 below 128 in magnitude, finite and exact; float16 values are random
@@ -403,9 +405,30 @@ typedef struct {
     int64_t count, slice_len;
 } gather_ctx;
 
+/* Distinct 64-byte lines of data (from its first byte, which bench_alloc
+   aligns) that the gathered slices cover. */
+static double gathered_lines(const gather_ctx *c)
+{
+    const size_t row = (size_t)c->slice_len * sgk_dtype_size(c->data.dtype);
+    const size_t lines = ((size_t)bytes_of(&c->data) + 63) / 64;
+    unsigned char *seen = calloc(lines > 0 ? lines : 1, 1);
+    if (seen == NULL)
+        exit(2);
+    double distinct = 0;
+    for (int64_t n = 0; n < c->count && row > 0; n++) {
+        size_t first = (size_t)c->slot[n] * row / 64, last = ((size_t)c->slot[n] * row + row - 1) / 64;
+        for (size_t l = first; l <= last; l++) {
+            distinct += !seen[l];
+            seen[l] = 1;
+        }
+    }
+    free(seen);
+    return distinct;
+}
+
 static double gather_traffic(const gather_ctx *c)
 {
-    return bytes_of(&c->indices) + 2.0 * (double)c->output_bytes;
+    return bytes_of(&c->indices) + (double)c->output_bytes + 64.0 * gathered_lines(c);
 }
 
 static int gather_plan_op(void *arg)
