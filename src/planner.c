@@ -79,19 +79,19 @@ static sgk_status drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **posi
 
 typedef struct {
     const int64_t *slot;
-    int block_shift;
-    int out_of_order; /* set by any range that finds a pair before its predecessor's block */
+    int shift;        /* compare slot >> shift: 0 for slots, block_shift for blocks */
+    int out_of_order; /* set by any range that finds a pair before its predecessor */
 } order_job;
 
 /* Pairs [begin, end), each against the pair before it, a stretch at a
    time: indices in no order are found out in the first stretch, and every
    range stops once one has (for 2 M random pairs the whole pass was 5% of
    planning). */
-static void check_block_order(void *ctx, int worker, int64_t begin, int64_t end)
+static void check_order(void *ctx, int worker, int64_t begin, int64_t end)
 {
     order_job *job = ctx;
     (void)worker;
-    const int shift = job->block_shift;
+    const int shift = job->shift;
     for (int64_t n = begin > 0 ? begin : 1, next; n < end; n = next) {
         next = end - n > 4096 ? n + 4096 : end;
         bool out_of_order = false;
@@ -109,7 +109,7 @@ static bool in_order(const sgk_plan *plan, const int64_t *slot, int shift)
 {
     order_job job = {slot, shift, 0};
     sgk_parallel_for(plan->count, plan->threads, plan->count * 8, plan->parallel_min_bytes,
-                     check_block_order, &job);
+                     check_order, &job);
     return !job.out_of_order;
 }
 
