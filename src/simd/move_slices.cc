@@ -14,6 +14,39 @@ namespace sgk {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Long runs are copied four pages at a time.
+constexpr size_t kPage = 4096;
+
+// Copies 4 * kPage bytes a vector from each page in turn: four sequential
+// streams, one per page, keep the hardware prefetchers fetching four pages
+// at once where a single stream keeps one in flight (glibc's large memcpy
+// does the same).  On the development VM (AVX3, 2 threads), a streamed
+// 153 MB copy took 9.2 ms instead of 11.9 (1 KiB quarters: 13.6 ms), and
+// 64 MiB read into a 512 KiB scratch block by block 2.4-2.6 ms instead of
+// 3.1-3.3.  kStream: non-temporal stores, dst aligned to the vector.
+template <bool kStream>
+HWY_INLINE void CopyFourPages(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t N = hn::Lanes(d);
+  for (size_t o = 0; o < kPage; o += N) {
+    const auto v0 = hn::LoadU(d, src + o);
+    const auto v1 = hn::LoadU(d, src + kPage + o);
+    const auto v2 = hn::LoadU(d, src + 2 * kPage + o);
+    const auto v3 = hn::LoadU(d, src + 3 * kPage + o);
+    if constexpr (kStream) {
+      hn::Stream(v0, d, dst + o);
+      hn::Stream(v1, d, dst + kPage + o);
+      hn::Stream(v2, d, dst + 2 * kPage + o);
+      hn::Stream(v3, d, dst + 3 * kPage + o);
+    } else {
+      hn::StoreU(v0, d, dst + o);
+      hn::StoreU(v1, d, dst + kPage + o);
+      hn::StoreU(v2, d, dst + 2 * kPage + o);
+      hn::StoreU(v3, d, dst + 3 * kPage + o);
+    }
+  }
+}
+
 // Copies `bytes` bytes with full vectors; the tail is one more vector that
 // ends exactly at the end (overlapping the previous one), so no scalar loop
 // runs unless the whole copy is shorter than a vector.
@@ -26,6 +59,7 @@ HWY_INLINE void CopyRun(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT s
     return;
   }
   size_t i = 0;
+  for (; i + 4 * kPage <= bytes; i += 4 * kPage) CopyFourPages<false>(dst + i, src + i);
   for (; i + 4 * N <= bytes; i += 4 * N) {
     const auto v0 = hn::LoadU(d, src + i);
     const auto v1 = hn::LoadU(d, src + i + N);
@@ -56,6 +90,7 @@ HWY_INLINE void StreamRun(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT
   }
   CopyRun(dst, src, head);
   size_t i = head;
+  for (; i + 4 * kPage <= bytes; i += 4 * kPage) CopyFourPages<true>(dst + i, src + i);
   for (; i + 2 * N <= bytes; i += 2 * N) {
     const auto v0 = hn::LoadU(d, src + i);
     const auto v1 = hn::LoadU(d, src + i + N);
