@@ -305,10 +305,10 @@ static void usage(FILE *out)
             "  --list             list the workloads and exit\n"
             "  --help             this text\n"
             "Times are medians; GB/s is the workload's minimal traffic over the median;\n"
-            "of_copy divides that by the copy bandwidth measured at the start of the run;\n"
-            "floor is the median time of moving the same bytes with no index work\n"
-            "(the written bytes streamed from one buffer to another while the rest\n"
-            "are read), measured right after the variant.\n");
+            "of_copy divides that by the copy bandwidth measured in the run; floor is\n"
+            "the of_copy of moving the same bytes with no index work (the read bytes\n"
+            "read and the written bytes streamed, front to back), measured right after\n"
+            "the variant: the most this machine's memory allows it.\n");
 }
 
 static int parse_number(const char *text, double lo, double hi, double *out)

@@ -27,6 +27,13 @@ static const char *format_time(char *buf, size_t size, double ms)
     return buf;
 }
 
+/* The of_copy of a variant running at its traffic floor: the most this
+   machine's memory allows it. */
+static double floor_of_copy(const bench_run *run, const bench_result *r)
+{
+    return r->traffic_bytes / (r->floor_ms * 1e6) / run->copy_gbps;
+}
+
 void bench_report_table(FILE *out, const bench_run *run)
 {
     fprintf(out, "sgk-bench: %s\n", run->runtime);
@@ -38,21 +45,24 @@ void bench_report_table(FILE *out, const bench_run *run)
             run->copy_gbps, run->threads, run->copy_buffer_mib, run->copy_buffer_mib,
             run->opt.reps, run->copy_gbps_start, run->copy_gbps_end);
     fprintf(out, "mode %s; reps %d; scale %g; GB/s = minimal traffic / median; "
-            "of_copy = GB/s / copy bandwidth\n\n",
+            "of_copy = GB/s / copy bandwidth; floor = the of_copy of moving the same "
+            "bytes with no index work\n\n",
             mode_text(run->opt.mode), run->opt.reps, run->opt.scale);
 
-    fprintf(out, "%-21s %-30s %11s %11s %11s %8s %8s %11s  %s\n", "workload", "variant",
+    fprintf(out, "%-21s %-30s %11s %11s %11s %8s %8s %8s  %s\n", "workload", "variant",
             "median", "min", "max", "GB/s", "of_copy", "floor", "note");
-    char a[24], b[24], c[24], d[24];
+    char a[24], b[24], c[24];
     for (size_t i = 0; i < run->count; i++) {
         const bench_result *r = &run->results[i];
         if (i > 0 && strcmp(r->workload, run->results[i - 1].workload) != 0)
             fputc('\n', out);
-        fprintf(out, "%-21s %-30s %11s %11s %11s %8.2f %8.3f %11s  %s\n", r->workload,
+        char floor[16] = "-";
+        if (r->floor_ms > 0.0)
+            snprintf(floor, sizeof floor, "%.3f", floor_of_copy(run, r));
+        fprintf(out, "%-21s %-30s %11s %11s %11s %8.2f %8.3f %8s  %s\n", r->workload,
                 r->variant, format_time(a, sizeof a, r->median_ms),
                 format_time(b, sizeof b, r->min_ms), format_time(c, sizeof c, r->max_ms),
-                r->gbps, r->of_copy, r->floor_ms > 0.0 ? format_time(d, sizeof d, r->floor_ms) : "-",
-                r->note);
+                r->gbps, r->of_copy, floor, r->note);
     }
 
     fprintf(out, "\nplans (sgk_plan_describe, once per workload):\n");
@@ -139,6 +149,11 @@ int bench_report_json(const char *path, const bench_run *run)
         fputs(", \"floor_ms\": ", f);
         if (r->floor_ms > 0.0)
             json_number(f, r->floor_ms);
+        else
+            fputs("null", f);
+        fputs(", \"floor_of_copy\": ", f);
+        if (r->floor_ms > 0.0)
+            json_number(f, floor_of_copy(run, r));
         else
             fputs("null", f);
         fputs(", \"plan\": ", f);
