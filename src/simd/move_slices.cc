@@ -217,19 +217,63 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
   if (stream) hwy::FlushStream();
 }
 
+// Copies four rows (row_bytes a multiple of the vector, dst rows aligned to
+// it) a vector of each in turn, as CopyFourPages does for four pages.
+template <bool kStream>
+HWY_INLINE void CopyFourRows(uint8_t* const* dst, const uint8_t* const* src, size_t row_bytes) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t N = hn::Lanes(d);
+  for (size_t o = 0; o < row_bytes; o += N) {
+    const auto v0 = hn::LoadU(d, src[0] + o);
+    const auto v1 = hn::LoadU(d, src[1] + o);
+    const auto v2 = hn::LoadU(d, src[2] + o);
+    const auto v3 = hn::LoadU(d, src[3] + o);
+    if constexpr (kStream) {
+      hn::Stream(v0, d, dst[0] + o);
+      hn::Stream(v1, d, dst[1] + o);
+      hn::Stream(v2, d, dst[2] + o);
+      hn::Stream(v3, d, dst[3] + o);
+    } else {
+      hn::StoreU(v0, d, dst[0] + o);
+      hn::StoreU(v1, d, dst[1] + o);
+      hn::StoreU(v2, d, dst[2] + o);
+      hn::StoreU(v3, d, dst[3] + o);
+    }
+  }
+}
+
+// Rows order[begin..end) in that order, which is ascending source order:
+// the range's four quarters are copied side by side, a row of each in turn,
+// so that the source is read as four front-to-back streams, not one (see
+// CopyFourPages).  gather_embedding 3.7-5.0 ms -> 2.8-4.2 (sgk-bench, AMD
+// EPYC VM, 2 threads, builds alternated, 5 rounds).  dst and row_bytes are
+// multiples of the vector.
 void MoveRowsInOrder(void* dst_v, const void* src_v, const int64_t* src_slots,
                      const int32_t* order, int64_t begin, int64_t end, size_t row_bytes,
                      bool stream) {
   uint8_t* dst = static_cast<uint8_t*>(dst_v);
   const uint8_t* src = static_cast<const uint8_t*>(src_v);
-  for (int64_t i = begin; i < end; i++) {
+  const int64_t quarter = (end - begin) / 4;
+  uint8_t* to[4];
+  const uint8_t* from[4];
+  const auto pick = [&](int k, int64_t i) {
     const size_t n = static_cast<size_t>(order[i]);
-    uint8_t* d = dst + n * row_bytes;
-    const uint8_t* s = src + static_cast<size_t>(src_slots[n]) * row_bytes;
+    to[k] = dst + n * row_bytes;
+    from[k] = src + static_cast<size_t>(src_slots[n]) * row_bytes;
+  };
+  for (int64_t i = begin; i < begin + quarter; i++) {
+    for (int k = 0; k < 4; k++) pick(k, i + k * quarter);
     if (stream)
-      StreamRun(d, s, row_bytes);
+      CopyFourRows<true>(to, from, row_bytes);
     else
-      CopyRun(d, s, row_bytes);
+      CopyFourRows<false>(to, from, row_bytes);
+  }
+  for (int64_t i = begin + 4 * quarter; i < end; i++) {
+    pick(0, i);
+    if (stream)
+      StreamRun(to[0], from[0], row_bytes);
+    else
+      CopyRun(to[0], from[0], row_bytes);
   }
   if (stream) hwy::FlushStream();
 }
