@@ -20,11 +20,8 @@ typedef struct {
     float *acc; /* SGK_PLAN_WIDE_ACCUMULATE: one block of floats per worker */
 } job;
 
-/* Element gathers chunk by chunk, each chunk's source range fetched while
-   the chunk before it is gathered: as four streams a quarter of the range
-   apart, which keep four pages in flight where one front-to-back sweep
-   keeps one (gather_elements, 16 KiB ranges: 3.3-4.8 ms -> 2.6-3.5,
-   sgk-bench, builds alternated, 4 rounds). */
+/* Element gathers chunk by chunk, each chunk's source range (a line-aligned
+   cover of its window) fetched while the chunk before it is gathered. */
 static void gather_windows(const job *j, int64_t begin, int64_t end)
 {
     const sgk_plan *p = j->plan;
@@ -32,16 +29,16 @@ static void gather_windows(const job *j, int64_t begin, int64_t end)
     for (int64_t n = begin, next; n < end; n = next) {
         int64_t c = n / GATHER_CHUNK;
         next = (c + 1) * GATHER_CHUNK < end ? (c + 1) * GATHER_CHUNK : end;
+        const uint8_t *lo = NULL;
+        size_t span = 0;
         if (c + 1 < chunks) {
-            const uint8_t *lo = j->data + (size_t)p->window[2 * c + 2] * 4;
-            const uint8_t *hi = j->data + (size_t)p->window[2 * c + 3] * 4;
-            const size_t span = (size_t)(hi - lo), q = (span / 4 + 64) / 64 * 64;
-            for (size_t o = 0; o < q; o += 64)
-                for (size_t at = o; at < o + 4 * q; at += q)
-                    if (at <= span)
-                        __builtin_prefetch(lo + at, 0, 3);
+            const uintptr_t first = (uintptr_t)(j->data + (size_t)p->window[2 * c + 2] * 4);
+            const uintptr_t last = (uintptr_t)(j->data + (size_t)p->window[2 * c + 3] * 4);
+            lo = (const uint8_t *)(first & ~(uintptr_t)63);
+            span = (size_t)(last - (uintptr_t)lo) + 4;
         }
-        sgk_simd_gather_elements32(j->out, j->data, p->slot32, n, next, p->stream_output);
+        sgk_simd_gather_elements32(j->out, j->data, p->slot32, n, next, p->stream_output, lo,
+                                   span);
     }
 }
 
@@ -56,7 +53,8 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
         sgk_simd_move_rows_in_order(j->out, j->data, p->slot, p->source_order, begin, end,
                                     j->slice_bytes, p->stream_output);
     else if (p->slot32 != NULL)
-        sgk_simd_gather_elements32(j->out, j->data, p->slot32, begin, end, p->stream_output);
+        sgk_simd_gather_elements32(j->out, j->data, p->slot32, begin, end, p->stream_output, NULL,
+                                   0);
     else if (p->slice_len == 1 && p->elem_size == 8)
         sgk_simd_gather_elements64(j->out, j->data, p->slot, begin, end, p->stream_output);
     else
@@ -375,7 +373,7 @@ static void gather_run(const job *j, int64_t n0, int64_t len, int64_t line0, int
             (p->index64 ? line_slots32_i64 : line_slots32_i32)(p->indices, n0 + k, m, line0, at,
                                                                p->data_axis, p->inner,
                                                                slot.narrow);
-            sgk_simd_gather_elements32(out, j->data, slot.narrow, 0, m, p->stream_output);
+            sgk_simd_gather_elements32(out, j->data, slot.narrow, 0, m, p->stream_output, NULL, 0);
             continue;
         }
         (p->index64 ? line_slots_i64 : line_slots_i32)(p->indices, n0 + k, m, line0, at,

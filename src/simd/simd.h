@@ -37,9 +37,12 @@ void sgk_simd_move_rows_in_order(void *dst, const void *src, const int64_t *src_
 
 /* out[n] = data[slot[n]] for n in [begin, end), elements of 4 bytes (32-bit
    slots) or 8 bytes (64-bit slots), through vector gathers.  stream: as for
-   sgk_simd_copy_bytes. */
+   sgk_simd_copy_bytes.  The 32-bit form also brings the fetch_bytes at
+   fetch (NULL and 0 for none) into cache over the course of the run: the
+   range the next run will gather from. */
 void sgk_simd_gather_elements32(void *out, const void *data, const int32_t *slot,
-                                int64_t begin, int64_t end, bool stream);
+                                int64_t begin, int64_t end, bool stream, const void *fetch,
+                                size_t fetch_bytes);
 void sgk_simd_gather_elements64(void *out, const void *data, const int64_t *slot,
                                 int64_t begin, int64_t end, bool stream);
 
