@@ -17,9 +17,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // as four streams a quarter of the range apart, each advancing by `step`
 // lines per gathered vector, so that the whole range is fetched by the end
 // of the run.  Fetching it all at once when the run starts, as before,
-// overflowed the core's queue of misses and most of those prefetches were
-// lost: gather_elements (16 KiB ranges) 7.3-10.5 ms -> 2.7-3.5 (sgk-bench,
-// AMD EPYC VM, 2 threads, builds alternated, 4 rounds).
+// overflows the core's queue of misses, and most of those prefetches seem
+// to be dropped: gather_elements (16 KiB ranges) 7.3-10.5 ms -> 2.7-3.5
+// (sgk-bench, AMD EPYC VM, 2 threads, builds alternated, 4 rounds).
 class Fetcher {
  public:
   Fetcher(const uint8_t* begin, size_t bytes, int64_t vectors)
