@@ -134,8 +134,11 @@ static void apply_pairs(const job *j, uint8_t *base, size_t col, const int64_t *
         p->apply(base, slot, j->updates + col, pos, begin, end, p->slice_len, width);
 }
 
-/* Lines of the next block fetched per FETCH_PAIRS pairs applied. */
+/* apply_fetching applies pairs FETCH_PAIRS at a time, fetching between
+   pieces at most FETCH_MAX_LINES lines: more at once overflow the core's
+   queue of misses (see the fetcher in simd/gather_elements.cc). */
 #define FETCH_PAIRS 64
+#define FETCH_MAX_LINES 32
 
 /* apply_pairs on a whole-slice block, pairs [begin, end), while the `next`
    bytes of the block after it are brought into L2 a few lines at a time:
@@ -149,7 +152,10 @@ static void apply_fetching(const job *j, uint8_t *block, int64_t begin, int64_t 
 {
     const sgk_plan *p = j->plan;
     const int64_t pieces = (end - begin + FETCH_PAIRS - 1) / FETCH_PAIRS;
-    const size_t lines = (next_bytes + 63) / 64, per_piece = (lines + pieces - 1) / pieces;
+    const size_t lines = (next_bytes + 63) / 64;
+    size_t per_piece = (lines + (size_t)pieces - 1) / (size_t)pieces;
+    if (per_piece > FETCH_MAX_LINES)
+        per_piece = FETCH_MAX_LINES; /* the rest of the block is left to the copy */
     size_t line = 0;
     for (int64_t i = begin; i < end; i += FETCH_PAIRS) {
         for (size_t k = 0; k < per_piece && line < lines; k++, line++)
