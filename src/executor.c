@@ -134,11 +134,12 @@ static void apply_pairs(const job *j, uint8_t *base, size_t col, const int64_t *
         p->apply(base, slot, j->updates + col, pos, begin, end, p->slice_len, width);
 }
 
-/* apply_fetching applies pairs FETCH_PAIRS at a time, fetching between
-   pieces at most FETCH_MAX_LINES lines: more at once overflow the core's
-   queue of misses (see the fetcher in simd/gather_elements.cc). */
-#define FETCH_PAIRS 64
-#define FETCH_MAX_LINES 32
+/* apply_fetching fetches FETCH_LINES lines between pieces of at least
+   FETCH_MIN_PAIRS pairs: more lines at once overflow the core's queue of
+   misses (see the fetcher in simd/gather_elements.cc), shorter pieces cost
+   calls. */
+#define FETCH_LINES 16
+#define FETCH_MIN_PAIRS 64
 
 /* apply_pairs on a whole-slice block, pairs [begin, end), while the `next`
    bytes of the block after it are brought into L2 a few lines at a time:
@@ -146,21 +147,24 @@ static void apply_pairs(const job *j, uint8_t *base, size_t col, const int64_t *
    busy, and the data copy of that block finds them there.
    scatter_elements_none 9.8-12.0 ms -> 6.9-9.3, scatter_elements_add
    8.5-9.2 -> 7.5-8.6 (sgk-bench, AMD EPYC VM, builds alternated, 5 and 4
-   rounds); 16 pairs a piece measured no better. */
+   rounds).  Lines left over when the pairs are few are left to the copy.
+   Only for pairs that read their updates in order: where they are read at
+   random, their misses need the queue (elementwise_add 4.0-4.2 ms ->
+   3.9-6.6 with this fetch). */
 static void apply_fetching(const job *j, uint8_t *block, int64_t begin, int64_t end,
                            const uint8_t *next, size_t next_bytes)
 {
     const sgk_plan *p = j->plan;
-    const int64_t pieces = (end - begin + FETCH_PAIRS - 1) / FETCH_PAIRS;
-    const size_t lines = (next_bytes + 63) / 64;
-    size_t per_piece = (lines + (size_t)pieces - 1) / (size_t)pieces;
-    if (per_piece > FETCH_MAX_LINES)
-        per_piece = FETCH_MAX_LINES; /* the rest of the block is left to the copy */
-    size_t line = 0;
-    for (int64_t i = begin; i < end; i += FETCH_PAIRS) {
-        for (size_t k = 0; k < per_piece && line < lines; k++, line++)
+    const int64_t lines = (int64_t)((next_bytes + 63) / 64);
+    const int64_t pieces = (lines + FETCH_LINES - 1) / FETCH_LINES;
+    int64_t piece = (end - begin + pieces - 1) / pieces;
+    if (piece < FETCH_MIN_PAIRS)
+        piece = FETCH_MIN_PAIRS;
+    int64_t line = 0;
+    for (int64_t i = begin; i < end; i += piece) {
+        for (int64_t k = 0; k < FETCH_LINES && line < lines; k++, line++)
             __builtin_prefetch(next + line * 64, 0, 2);
-        const int64_t piece_end = i + FETCH_PAIRS < end ? i + FETCH_PAIRS : end;
+        const int64_t piece_end = end - i > piece ? i + piece : end;
         apply_pairs(j, block, 0, p->slot, p->position, i, piece_end, p->slice_len);
     }
 }
@@ -195,7 +199,7 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
             if (p->widen_reduce != NULL)
                 apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
                            (uint16_t *)scratch, s1 - s0, begin, end);
-            else if (b + 1 < last)
+            else if (b + 1 < last && p->position == NULL)
                 apply_fetching(j, scratch, begin, end, data + bytes,
                                (size_t)(p->slots - s1 < p->block_slots ? p->slots - s1
                                                                        : p->block_slots) * sb);
