@@ -17,34 +17,44 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Long runs are copied four pages at a time.
 constexpr size_t kPage = 4096;
 
+// Copies four rows of row_bytes (a multiple of the vector) a vector from
+// each in turn.  kStream: non-temporal stores, dst rows aligned to the
+// vector.
+template <bool kStream>
+HWY_INLINE void CopyFourRows(uint8_t* const* dst, const uint8_t* const* src, size_t row_bytes) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t N = hn::Lanes(d);
+  for (size_t o = 0; o < row_bytes; o += N) {
+    const auto v0 = hn::LoadU(d, src[0] + o);
+    const auto v1 = hn::LoadU(d, src[1] + o);
+    const auto v2 = hn::LoadU(d, src[2] + o);
+    const auto v3 = hn::LoadU(d, src[3] + o);
+    if constexpr (kStream) {
+      hn::Stream(v0, d, dst[0] + o);
+      hn::Stream(v1, d, dst[1] + o);
+      hn::Stream(v2, d, dst[2] + o);
+      hn::Stream(v3, d, dst[3] + o);
+    } else {
+      hn::StoreU(v0, d, dst[0] + o);
+      hn::StoreU(v1, d, dst[1] + o);
+      hn::StoreU(v2, d, dst[2] + o);
+      hn::StoreU(v3, d, dst[3] + o);
+    }
+  }
+}
+
 // Copies 4 * kPage bytes a vector from each page in turn: four sequential
 // streams, one per page, keep the hardware prefetchers fetching four pages
 // at once where a single stream keeps one in flight (glibc's large memcpy
 // does the same).  On the development VM (AVX3, 2 threads), a streamed
 // 153 MB copy took 9.2 ms instead of 11.9 (1 KiB quarters: 13.6 ms), and
 // 64 MiB read into a 512 KiB scratch block by block 2.4-2.6 ms instead of
-// 3.1-3.3.  kStream: non-temporal stores, dst aligned to the vector.
+// 3.1-3.3.
 template <bool kStream>
 HWY_INLINE void CopyFourPages(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src) {
-  const hn::ScalableTag<uint8_t> d;
-  const size_t N = hn::Lanes(d);
-  for (size_t o = 0; o < kPage; o += N) {
-    const auto v0 = hn::LoadU(d, src + o);
-    const auto v1 = hn::LoadU(d, src + kPage + o);
-    const auto v2 = hn::LoadU(d, src + 2 * kPage + o);
-    const auto v3 = hn::LoadU(d, src + 3 * kPage + o);
-    if constexpr (kStream) {
-      hn::Stream(v0, d, dst + o);
-      hn::Stream(v1, d, dst + kPage + o);
-      hn::Stream(v2, d, dst + 2 * kPage + o);
-      hn::Stream(v3, d, dst + 3 * kPage + o);
-    } else {
-      hn::StoreU(v0, d, dst + o);
-      hn::StoreU(v1, d, dst + kPage + o);
-      hn::StoreU(v2, d, dst + 2 * kPage + o);
-      hn::StoreU(v3, d, dst + 3 * kPage + o);
-    }
-  }
+  uint8_t* const to[4] = {dst, dst + kPage, dst + 2 * kPage, dst + 3 * kPage};
+  const uint8_t* const from[4] = {src, src + kPage, src + 2 * kPage, src + 3 * kPage};
+  CopyFourRows<kStream>(to, from, kPage);
 }
 
 // Copies `bytes` bytes with full vectors; the tail is one more vector that
@@ -126,18 +136,22 @@ HWY_INLINE void MoveFixed(uint8_t* dst, const int64_t* dst_slots, const uint8_t*
 
 constexpr int64_t kPrefetchAhead = 4;
 
+// Fetches up to the first KiB of a row into L2 only (hint 1): L2 prefetches
+// do not hold the few L1 fill buffers the copy itself needs.
+HWY_INLINE void PrefetchToL2(const uint8_t* row, size_t bytes) {
+  for (size_t b = 0; b < bytes && b < 1024; b += 64) __builtin_prefetch(row + b, 0, 1);
+}
+
 // Slices picked by a slot list start at unpredictable places: fetch the
-// fourth one ahead while this one copies (up to 1 KiB of it), into L2 only
-// (hint 1): L2 prefetches do not hold the few L1 fill buffers the copy
-// itself needs.  hwy::Prefetch has no hint; against it (2 ahead, to L1)
-// gather_embedding took 5.1-6.1 ms instead of 5.3-9.4, gather_batch1
-// 1.06-1.27 instead of 1.10-1.37 (A/B alternated, 5 rounds).
+// fourth one ahead while this one copies.  hwy::Prefetch has no hint;
+// against it (2 ahead, to L1) gather_embedding took 5.1-6.1 ms instead of
+// 5.3-9.4, gather_batch1 1.06-1.27 instead of 1.10-1.37 (A/B alternated, 5
+// rounds).
 HWY_INLINE void PrefetchNext(const uint8_t* src, const int64_t* src_slots, int64_t n,
                              int64_t end, size_t slice_bytes, size_t stride_bytes) {
-  if (src_slots != nullptr && n + kPrefetchAhead < end) {
-    const uint8_t* next = src + static_cast<size_t>(src_slots[n + kPrefetchAhead]) * stride_bytes;
-    for (size_t b = 0; b < slice_bytes && b < 1024; b += 64) __builtin_prefetch(next + b, 0, 1);
-  }
+  if (src_slots != nullptr && n + kPrefetchAhead < end)
+    PrefetchToL2(src + static_cast<size_t>(src_slots[n + kPrefetchAhead]) * stride_bytes,
+                 slice_bytes);
 }
 
 // Streams slices into consecutive output rows (row n at dst + n * slice_bytes;
@@ -217,36 +231,11 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
   if (stream) hwy::FlushStream();
 }
 
-// Copies four rows (row_bytes a multiple of the vector, dst rows aligned to
-// it) a vector of each in turn, as CopyFourPages does for four pages.
-template <bool kStream>
-HWY_INLINE void CopyFourRows(uint8_t* const* dst, const uint8_t* const* src, size_t row_bytes) {
-  const hn::ScalableTag<uint8_t> d;
-  const size_t N = hn::Lanes(d);
-  for (size_t o = 0; o < row_bytes; o += N) {
-    const auto v0 = hn::LoadU(d, src[0] + o);
-    const auto v1 = hn::LoadU(d, src[1] + o);
-    const auto v2 = hn::LoadU(d, src[2] + o);
-    const auto v3 = hn::LoadU(d, src[3] + o);
-    if constexpr (kStream) {
-      hn::Stream(v0, d, dst[0] + o);
-      hn::Stream(v1, d, dst[1] + o);
-      hn::Stream(v2, d, dst[2] + o);
-      hn::Stream(v3, d, dst[3] + o);
-    } else {
-      hn::StoreU(v0, d, dst[0] + o);
-      hn::StoreU(v1, d, dst[1] + o);
-      hn::StoreU(v2, d, dst[2] + o);
-      hn::StoreU(v3, d, dst[3] + o);
-    }
-  }
-}
-
 // Rows gathered in source order are sparse in the source (gather_batch1
 // reads a fifth of its rows): the hardware prefetchers, which follow
 // sequential lines, do not get ahead of them, so the first KiB of each
-// stream's row two ahead is fetched into L2 (hint 1, as in PrefetchNext;
-// the tail rows after the four quarters go unfetched).  gather_batch1
+// stream's row two ahead is fetched into L2 (PrefetchToL2; the tail rows
+// after the four quarters go unfetched).  gather_batch1
 // 0.88-1.80 ms -> 0.72-0.89 (sgk-bench, AMD EPYC VM, 4 rounds, builds
 // alternated, against the build before the four streams); gather_embedding
 // not slower.
@@ -274,11 +263,10 @@ void MoveRowsInOrder(void* dst_v, const void* src_v, const int64_t* src_slots,
   for (int64_t i = begin; i < begin + quarter; i++) {
     for (int k = 0; k < 4; k++) pick(k, i + k * quarter);
     if (i + kRowsAhead < begin + quarter)
-      for (int k = 0; k < 4; k++) {
-        const uint8_t* next =
-            src + static_cast<size_t>(src_slots[order[i + kRowsAhead + k * quarter]]) * row_bytes;
-        for (size_t b = 0; b < row_bytes && b < 1024; b += 64) __builtin_prefetch(next + b, 0, 1);
-      }
+      for (int k = 0; k < 4; k++)
+        PrefetchToL2(
+            src + static_cast<size_t>(src_slots[order[i + kRowsAhead + k * quarter]]) * row_bytes,
+            row_bytes);
     if (stream)
       CopyFourRows<true>(to, from, row_bytes);
     else
