@@ -134,6 +134,17 @@ static void apply_pairs(const job *j, uint8_t *base, size_t col, const int64_t *
         p->apply(base, slot, j->updates + col, pos, begin, end, p->slice_len, width);
 }
 
+/* Pairs [begin, end) of the whole-slice block at `block`, with the plan's
+   block-local slots. */
+static void apply_block(const job *j, uint8_t *block, int64_t begin, int64_t end)
+{
+    const sgk_plan *p = j->plan;
+    if (p->slot16 != NULL)
+        p->apply16(block, p->slot16, j->updates, p->position, begin, end);
+    else
+        apply_pairs(j, block, 0, p->slot, p->position, begin, end, p->slice_len);
+}
+
 /* apply_fetching fetches FETCH_LINES lines between pieces of at least
    FETCH_MIN_PAIRS pairs: more lines at once overflow the core's queue of
    misses (see the fetcher in simd/gather_elements.cc), shorter pieces cost
@@ -141,7 +152,7 @@ static void apply_pairs(const job *j, uint8_t *base, size_t col, const int64_t *
 #define FETCH_LINES 16
 #define FETCH_MIN_PAIRS 64
 
-/* apply_pairs on a whole-slice block, pairs [begin, end), while the `next`
+/* apply_block on pairs [begin, end), while the `next`
    bytes of the block after it are brought into L2 a few lines at a time:
    the memory system, otherwise idle while updates land in cache, keeps
    busy, and the data copy of that block finds them there.
@@ -154,7 +165,6 @@ static void apply_pairs(const job *j, uint8_t *base, size_t col, const int64_t *
 static void apply_fetching(const job *j, uint8_t *block, int64_t begin, int64_t end,
                            const uint8_t *next, size_t next_bytes)
 {
-    const sgk_plan *p = j->plan;
     const int64_t lines = (int64_t)((next_bytes + 63) / 64);
     const int64_t pieces = (lines + FETCH_LINES - 1) / FETCH_LINES;
     int64_t piece = (end - begin + pieces - 1) / pieces;
@@ -165,7 +175,7 @@ static void apply_fetching(const job *j, uint8_t *block, int64_t begin, int64_t 
         for (int64_t k = 0; k < FETCH_LINES && line < lines; k++, line++)
             __builtin_prefetch(next + line * 64, 0, 2);
         const int64_t piece_end = end - i > piece ? i + piece : end;
-        apply_pairs(j, block, 0, p->slot, p->position, i, piece_end, p->slice_len);
+        apply_block(j, block, i, piece_end);
     }
 }
 
@@ -204,7 +214,7 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
                                (size_t)(p->slots - s1 < p->block_slots ? p->slots - s1
                                                                        : p->block_slots) * sb);
             else
-                apply_pairs(j, scratch, 0, p->slot, p->position, begin, end, p->slice_len);
+                apply_block(j, scratch, begin, end);
             sgk_simd_copy_bytes(out, scratch, bytes, true);
             continue;
         }
@@ -219,6 +229,8 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
         if (p->widen_reduce != NULL)
             apply_wide(j, j->acc + (size_t)worker * (size_t)(p->block_slots * p->slice_len),
                        (uint16_t *)out, s1 - s0, begin, end);
+        else if (whole)
+            apply_block(j, out, begin, end);
         else
             apply_pairs(j, out + col, col, p->slot, p->position, begin, end, c1 - c0);
     }

@@ -65,6 +65,9 @@ struct sgk_plan {
     int64_t count;        /* pairs kept */
     int64_t *slot;        /* count entries; blocked scatters: grouped by block
                              and counted from the block's first slot */
+    uint16_t *slot16;     /* owner-computes scatters of single elements, blocks
+                             of at most SGK_SLOT16_BLOCK slots: those slots in
+                             16 bits, in place of slot, for apply16 */
     int32_t *window;      /* slot32 gathers whose chunks of GATHER_CHUNK outputs
                              each read a narrow range of source slots: that
                              range, [window[2c], window[2c + 1]] for chunk c,
@@ -103,6 +106,7 @@ struct sgk_plan {
     sgk_apply_fn apply;               /* NULL for `none`; atomic kernels on the
                                          atomic path */
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
+    sgk_apply16_fn apply16;           /* the kernel for slot16 (NONE included) */
     const char *why;      /* scatters and lines: the reason for the path, in words */
     char fallback[128];    /* a forced path that could not serve, and why */
     char description[640];

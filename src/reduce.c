@@ -1,6 +1,7 @@
 /* Scalar kernels, the reference every faster path must match: the
    per-element arithmetic is cell_ops.h's, applied pair by pair. */
 #include <stdbool.h>
+#include <string.h>
 
 #include "cell_ops.h"
 #include "reduce.h"
@@ -9,39 +10,58 @@
    a memory latency at a few nanoseconds per pair. */
 #define PREFETCH_AHEAD 16
 
+/* One load, one op and one store per pair of single elements, in pair
+   order.  Updates picked through pos are read out of order: they are
+   fetched ahead, and so is whatever fetch_dst names. */
+#define SINGLE_ELEMENT_LOOPS(T, expr, fetch_dst)                                     \
+    if (pos != NULL) {                                                               \
+        for (int64_t i = begin; i < end; i++) {                                      \
+            if (i + PREFETCH_AHEAD < end) {                                          \
+                __builtin_prefetch(src + pos[i + PREFETCH_AHEAD]);                   \
+                fetch_dst;                                                           \
+            }                                                                        \
+            T a = dst[slot[i]], b = src[pos[i]];                                     \
+            dst[slot[i]] = (expr);                                                   \
+        }                                                                            \
+        return;                                                                      \
+    }                                                                                \
+    for (int64_t i = begin; i < end; i++) {                                          \
+        T a = dst[slot[i]], b = src[i];                                              \
+        dst[slot[i]] = (expr);                                                       \
+    }
+
 /* Applies pairs [begin, end): elements [0, width) of the slice at
    dst + slot[i] * stride take f(that, the same elements of the slice at
    src + pos[i] * stride) (pos NULL meaning i), in pair order.  Callers pass
    dst and src already offset to a column range when threads split slices.
    Single elements (stride 1, the Elements operators and k == rank) get their
-   own loops: one load, one op and one store per pair. */
-#define ELEMENTWISE(name, T, expr)                                                   \
+   own loops; grouped pairs and one-shot ranges reach destinations past L2,
+   so those are fetched ahead too. */
+#define ELEMENTWISE64(name, T, expr)                                                 \
     static void name(SGK_APPLY_PARAMS)                                               \
     {                                                                                \
         T *dst = dst_;                                                               \
         const T *src = src_;                                                         \
-        if (stride == 1 && pos != NULL) {                                            \
-            /* grouped pairs read their updates out of order, and one-shot ranges  \
-               reach destinations past L2: fetch both ahead */                      \
-            for (int64_t i = begin; i < end; i++) {                                  \
-                if (i + PREFETCH_AHEAD < end) {                                      \
-                    __builtin_prefetch(src + pos[i + PREFETCH_AHEAD]);               \
-                    __builtin_prefetch(dst + slot[i + PREFETCH_AHEAD], 1);           \
-                }                                                                    \
-                T a = dst[slot[i]], b = src[pos[i]];                                 \
-                dst[slot[i]] = (expr);                                               \
-            }                                                                        \
-            return;                                                                  \
-        }                                                                            \
         if (stride == 1) {                                                           \
-            for (int64_t i = begin; i < end; i++) {                                  \
-                T a = dst[slot[i]], b = src[i];                                      \
-                dst[slot[i]] = (expr);                                               \
-            }                                                                        \
+            SINGLE_ELEMENT_LOOPS(T, expr,                                            \
+                                 __builtin_prefetch(dst + slot[i + PREFETCH_AHEAD], 1)) \
             return;                                                                  \
         }                                                                            \
         SGK_FOR_EACH_PAIR_ELEMENT(T, T a = d[e], b = s[e]; d[e] = (expr);)           \
     }
+
+/* The same kernel over a block's 16-bit slots (sgk_apply16_fn), named
+   name##_16.  The blocked paths copy the block into cache first. */
+#define ELEMENTWISE16(name, T, expr)                                                 \
+    static void name##_16(void *dst_, const uint16_t *slot, const void *src_,        \
+                          const int64_t *pos, int64_t begin, int64_t end)            \
+    {                                                                                \
+        T *dst = dst_;                                                               \
+        const T *src = src_;                                                         \
+        SINGLE_ELEMENT_LOOPS(T, expr, (void)0)                                       \
+    }
+
+#define ELEMENTWISE(name, T, expr) ELEMENTWISE64(name, T, expr) ELEMENTWISE16(name, T, expr)
 
 #define REDUCTION_KERNELS(N, T)                                            \
     ELEMENTWISE(add_##N, T, cell_add_##N(a, b))                            \
@@ -99,12 +119,69 @@ static const sgk_apply_fn kernels[SGK_STRING + 1][SGK_REDUCE_MIN + 1] = {
     [SGK_STRING] = {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+static bool defined_cell(sgk_dtype dtype, sgk_reduction reduction)
+{
+    return (int)dtype >= 0 && dtype <= SGK_STRING && (int)reduction >= 0 &&
+           reduction <= SGK_REDUCE_MIN;
+}
+
 sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction)
 {
-    if ((int)dtype < 0 || dtype > SGK_STRING || (int)reduction < 0 ||
-        reduction > SGK_REDUCE_MIN)
+    return defined_cell(dtype, reduction) ? kernels[dtype][reduction] : NULL;
+}
+
+/* NONE over 16-bit slots: the update's S bytes replace the element's. */
+#define MOVE16(S)                                                                    \
+    static void move_##S##_16(void *dst_, const uint16_t *slot, const void *src_,    \
+                              const int64_t *pos, int64_t begin, int64_t end)        \
+    {                                                                                \
+        unsigned char *dst = dst_;                                                   \
+        const unsigned char *src = src_;                                             \
+        if (pos != NULL) {                                                           \
+            for (int64_t i = begin; i < end; i++) {                                  \
+                if (i + PREFETCH_AHEAD < end)                                        \
+                    __builtin_prefetch(src + pos[i + PREFETCH_AHEAD] * S);           \
+                memcpy(dst + slot[i] * S, src + pos[i] * S, S);                      \
+            }                                                                        \
+            return;                                                                  \
+        }                                                                            \
+        for (int64_t i = begin; i < end; i++)                                        \
+            memcpy(dst + slot[i] * S, src + i * S, S);                               \
+    }
+
+MOVE16(1)
+MOVE16(2)
+MOVE16(4)
+MOVE16(8)
+MOVE16(16)
+
+#define ROW16(T) {NULL, add_##T##_16, sub_##T##_16, mul_##T##_16, max_##T##_16, min_##T##_16}
+
+/* Complex reductions have no row: see COMPLEX_KERNEL. */
+static const sgk_apply16_fn kernels16[SGK_STRING + 1][SGK_REDUCE_MIN + 1] = {
+    [SGK_BOOL] = {NULL, or_bool_16, xor_bool_16, and_bool_16, or_bool_16, and_bool_16},
+    [SGK_INT8] = ROW16(int8_t),     [SGK_UINT8] = ROW16(uint8_t),
+    [SGK_INT16] = ROW16(int16_t),   [SGK_UINT16] = ROW16(uint16_t),
+    [SGK_INT32] = ROW16(int32_t),   [SGK_UINT32] = ROW16(uint32_t),
+    [SGK_INT64] = ROW16(int64_t),   [SGK_UINT64] = ROW16(uint64_t),
+    [SGK_FLOAT16] = ROW16(f16),     [SGK_BFLOAT16] = ROW16(bf16),
+    [SGK_FLOAT32] = ROW16(float),   [SGK_FLOAT64] = ROW16(double),
+};
+
+sgk_apply16_fn sgk_apply16_kernel(sgk_dtype dtype, sgk_reduction reduction)
+{
+    if (!defined_cell(dtype, reduction))
         return NULL;
-    return kernels[dtype][reduction];
+    if (reduction != SGK_REDUCE_NONE)
+        return kernels16[dtype][reduction];
+    switch (sgk_dtype_size(dtype)) {
+    case 1: return move_1_16;
+    case 2: return move_2_16;
+    case 4: return move_4_16;
+    case 8: return move_8_16;
+    case 16: return move_16_16;
+    default: return NULL;
+    }
 }
 
 #define WIDEN_KERNEL(name, H, op)                                          \

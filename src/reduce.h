@@ -34,6 +34,20 @@ typedef void (*sgk_apply_fn)(void *dst, const int64_t *slot, const void *src,
 /* NULL for NONE (a copy) and for unsupported cells. */
 sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction);
 
+/* Blocks of at most 65536 single elements: a pair's slot in its block fits
+   16 bits, a quarter of the bytes an int64 slot costs every execution. */
+#define SGK_SLOT16_BLOCK (UINT16_MAX + 1)
+
+/* The single-element form of sgk_apply_fn for such a block: for each pair
+   i in [begin, end), in order, block[slot[i]] = f(block[slot[i]], src[pos ?
+   pos[i] : i]); for NONE, block[slot[i]] = that update. */
+typedef void (*sgk_apply16_fn)(void *block, const uint16_t *slot, const void *src,
+                               const int64_t *pos, int64_t begin, int64_t end);
+
+/* NULL where there is none: unsupported cells, and complex reductions
+   (kept in their slice loop, see reduce.c). */
+sgk_apply16_fn sgk_apply16_kernel(sgk_dtype dtype, sgk_reduction reduction);
+
 /* fp16/bf16 add/sub/mul with a float32 accumulator: acc[i] = f(acc[i], src[i])
    with src widened; the caller rounds acc once. NULL for other cells. */
 typedef void (*sgk_widen_reduce_fn)(float *acc, const void *src, int64_t n);
