@@ -9,13 +9,17 @@
 #include "memory.h"
 
 #define HUGE_PAGE (2u << 20)
+#define CACHE_LINE 64
+#define PAGE 4096
 
 void *sgk_alloc_array(int64_t n, size_t size)
 {
     size_t bytes = (size_t)(n > 0 ? n : 1) * size;
-    if (bytes < 2 * HUGE_PAGE)
-        return malloc(bytes);
     void *p;
+    if (bytes < PAGE)
+        return malloc(bytes);
+    if (bytes < 2 * HUGE_PAGE)
+        return posix_memalign(&p, CACHE_LINE, bytes) == 0 ? p : NULL;
     size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     if (posix_memalign(&p, HUGE_PAGE, rounded) != 0)
         return NULL;
