@@ -9,6 +9,12 @@ PyTorch and NumPy.  A peer that is not installed or fails is reported and
 skipped.  Every figure is relative to this run: of_copy is the workload's
 minimal traffic over its median time, divided by this machine's copy
 bandwidth measured at the start; speedup is peer time / sgk plan time.
+With --rounds N every implementation runs N times, in turn (the order
+reversed every other round, so that none always runs first): a median is
+then the median of the rounds' medians, and a speedup the median of the
+ratios measured within each round, each of which is printed too.  On a
+shared machine whose speed drifts over minutes, that keeps a slow spell
+from falling on one implementation alone.
 
     bench/setup-peers                         # once: .venv with the peers
     .venv/bin/python bench/peers.py --quick --json out.json --png out.png
@@ -849,6 +855,8 @@ def main(argv=None):
     ap.add_argument("--impls", default=",".join(IMPLS), help="comma-separated subset")
     ap.add_argument("--workloads", default="", help="comma-separated name prefixes")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run every implementation this many times, in turn (default 1)")
     ap.add_argument("--no-isolate", dest="isolate", action="store_false",
                     help="run every implementation in this process (their thread pools then "
                          "compete for the cores)")
@@ -899,44 +907,64 @@ def main(argv=None):
         print(f"  {w.name:<28} {w.description}; minimal traffic {w.traffic / 2**20:.2f} MiB")
     print(flush=True)
 
-    by_impl = {}
+    rounds = []  # per round, each implementation's records
     sub_argv = child_argv(args, scale, reps, warmup, budget, threads)
-    for impl in impls:
-        print(f"[{impl}]", file=sys.stderr, flush=True)
-        try:
-            if args.isolate:
-                by_impl[impl] = run_isolated(impl, sub_argv, 600 if args.quick else 7200)
-            else:
-                by_impl[impl] = run_impl(impl, workloads, threads, warmup, reps, budget)
-        except Exception as exc:  # noqa: BLE001 - a crashed or hung peer is reported
-            note = " ".join(str(exc).split())[:240]
-            by_impl[impl] = [{"workload": w.name, "impl": impl, "status": "error",
-                              "note": f"{type(exc).__name__}: {note}"} for w in workloads]
+    for k in range(max(1, args.rounds)):
+        by_impl = {}
+        for impl in impls if k % 2 == 0 else impls[::-1]:
+            print(f"[{impl}]" + (f" round {k + 1}" if args.rounds > 1 else ""),
+                  file=sys.stderr, flush=True)
+            try:
+                if args.isolate:
+                    by_impl[impl] = run_isolated(impl, sub_argv, 600 if args.quick else 7200)
+                else:
+                    by_impl[impl] = run_impl(impl, workloads, threads, warmup, reps, budget)
+            except Exception as exc:  # noqa: BLE001 - a crashed or hung peer is reported
+                note = " ".join(str(exc).split())[:240]
+                by_impl[impl] = [{"workload": w.name, "impl": impl, "status": "error",
+                                  "note": f"{type(exc).__name__}: {note}"} for w in workloads]
+        rounds.append(by_impl)
 
     foreign = load.fraction()
     records = []
     for w in workloads:
         crc = fingerprint(w)
-        rows = [next(r for r in by_impl[i] if r["workload"] == w.name) for i in impls]
-        sgk_row = next((r for r in rows if r["impl"] == "sgk" and r["status"] == "ok"), None)
-        for r in rows:
-            rec = {"workload": w.name, "impl": r["impl"], "median_ms": None, "min_ms": None,
+        # rows[impl][k]: impl's record for w in round k
+        rows = {i: [next(r for r in rnd[i] if r["workload"] == w.name) for rnd in rounds]
+                for i in impls}
+        sgk_ok = "sgk" in rows and all(r["status"] == "ok" for r in rows["sgk"])
+        for impl in impls:
+            rs = rows[impl]
+            rec = {"workload": w.name, "impl": impl, "median_ms": None, "min_ms": None,
                    "max_ms": None, "of_copy": None, "speedup_of_sgk": None,
                    "matches_sgk": None, "threads": threads, "note": "", "status": "ok",
                    "reps": 0}
-            rec.update(r)
-            if rec.get("inputs_crc32", crc) != crc:
+            rec.update(next((r for r in rs if r["status"] != "ok"), rs[0]))
+            if any(r.get("inputs_crc32", crc) != crc for r in rs):
                 rec.update(status="error", note="ran on different inputs (CRC mismatch)")
             if rec["status"] == "ok":
+                rec.update(median_ms=statistics.median(r["median_ms"] for r in rs),
+                           min_ms=min(r["min_ms"] for r in rs),
+                           max_ms=max(r["max_ms"] for r in rs),
+                           reps=sum(r["reps"] for r in rs),
+                           round_medians_ms=[r["median_ms"] for r in rs])
                 med = rec["median_ms"] / 1e3
                 rec["of_copy"] = (w.traffic / med) / copy_bw
-                if sgk_row:
-                    rec["speedup_of_sgk"] = rec["median_ms"] / sgk_row["median_ms"]
+                if sgk_ok:
+                    ratios = [r["median_ms"] / s["median_ms"] for r, s in zip(rs, rows["sgk"])]
+                    rec.update(speedup_of_sgk=statistics.median(ratios), speedup_rounds=ratios)
             rec.update(traffic_bytes=w.traffic, copy_bw_bytes_per_s=copy_bw, scale=scale,
-                       description=w.description, inputs_crc32=crc, foreign_load=foreign)
+                       description=w.description, inputs_crc32=crc, foreign_load=foreign,
+                       rounds=len(rounds))
             records.append(rec)
 
     print_table(records)
+    if len(rounds) > 1:
+        print("\nsgk's speedup in each round (peer median / sgk median of the same round):")
+        for r in records:
+            if r["impl"] != "sgk" and r.get("speedup_rounds"):
+                print(f"  {r['workload']:<26} {r['impl']:<12} "
+                      + " ".join(f"{x:.2f}x" for x in r["speedup_rounds"]))
     if foreign is not None:
         print(f"\nother processes used {100 * foreign:.0f}% of the CPUs during the run"
               + ("; figures are noisy, rerun on a quiet machine" if foreign > 0.05 else ""))
@@ -954,8 +982,10 @@ def main(argv=None):
         print(f"wrote {args.json}")
     if args.markdown:
         write_markdown(records, args.markdown,
-                       f"Median ms, of_copy and sgk's speedup (peer time / sgk time); "
-                       f"{threads} threads, copy bandwidth {copy_bw / 1e9:.1f} GB/s, "
+                       f"Median ms, of_copy and sgk's speedup (peer time / sgk time"
+                       + (f"; medians over {len(rounds)} rounds, speedups the median of the "
+                          f"ratios within each round" if len(rounds) > 1 else "")
+                       + f"); {threads} threads, copy bandwidth {copy_bw / 1e9:.1f} GB/s, "
                        f"scale {scale}.")
         print(f"wrote {args.markdown}")
     if args.png:
