@@ -160,6 +160,17 @@ static sgk_status group_by_block(sgk_plan *plan, const int64_t *slot, const int6
     return SGK_OK;
 }
 
+/* Owner-computes scatters of single elements with a 16-bit kernel: their
+   blocks are kept to SGK_SLOT16_BLOCK slots, so that an execution reads 2
+   bytes a pair for its slot, not 8.  scatter_elements_none 8.3-9.7 ms ->
+   6.1-6.3 with a plain 16-bit loop (sgk-bench, AMD EPYC VM, 3 rounds
+   alternated), and 6.6-7.4 with 32-bit slots. */
+static bool takes_16_bit_slots(const sgk_plan *plan)
+{
+    return plan->path == SGK_PATH_OWNER && plan->slice_len == 1 &&
+           plan->widen_reduce == NULL && sgk_apply16_kernel(plan->dtype, plan->reduction) != NULL;
+}
+
 static void choose_blocks(sgk_plan *plan)
 {
     const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
@@ -170,10 +181,8 @@ static void choose_blocks(sgk_plan *plan)
         if (plan->block_slots > plan->slots)
             plan->block_slots = plan->slots;
     }
-    /* owner-computes single elements: small enough for 16-bit slots (a
-       smaller block only for elements of 1 or 2 bytes, or L2s over 1 MiB) */
-    if (plan->path == SGK_PATH_OWNER && plan->slice_len == 1 &&
-        plan->block_slots > SGK_SLOT16_BLOCK)
+    /* a smaller block only for elements of 1 or 2 bytes, or L2s over 1 MiB */
+    if (takes_16_bit_slots(plan) && plan->block_slots > SGK_SLOT16_BLOCK)
         plan->block_slots = SGK_SLOT16_BLOCK;
     /* Rounded up to a power of two, so that finding a pair's block is a
        shift, not a 64-bit division, in the planner's per-pair loops. */
@@ -281,24 +290,12 @@ static void localize_blocks(void *ctx, int worker, int64_t first, int64_t last)
     __atomic_fetch_add(&job->distinct, found, __ATOMIC_RELAXED);
 }
 
-/* Single elements in blocks of SGK_SLOT16_BLOCK slots at most, with a
-   16-bit kernel: an execution then reads 2 bytes a pair for its slot, not
-   8.  scatter_elements_none 8.3-9.7 ms -> 6.1-6.3 with a plain 16-bit loop
-   (sgk-bench, AMD EPYC VM, 3 rounds alternated), and 6.6-7.4 with 32-bit
-   slots. */
-static bool slots_fit_16_bits(const sgk_plan *plan)
-{
-    return plan->path == SGK_PATH_OWNER && plan->slice_len == 1 && plan->count > 0 &&
-           plan->widen_reduce == NULL && plan->block_slots <= SGK_SLOT16_BLOCK &&
-           sgk_apply16_kernel(plan->dtype, plan->reduction) != NULL;
-}
-
 /* Makes the slots block-local, in 16 bits where they fit (no memory for
    them only keeps them in 64), and, when `count`, sets plan->distinct. */
 static sgk_status make_slots_block_local(sgk_plan *plan, bool count)
 {
     localize_job job = {plan, NULL, count, 0, 0};
-    if (slots_fit_16_bits(plan))
+    if (takes_16_bit_slots(plan) && plan->count > 0)
         job.slot16 = sgk_alloc_array(plan->count, sizeof *job.slot16);
     /* block 0 already counts from 0: with nothing to count or narrow,
        nothing to do */
