@@ -14,7 +14,9 @@ reversed every other round, so that none always runs first): a median is
 then the median of the rounds' medians, and a speedup the median of the
 ratios measured within each round, each of which is printed too.  On a
 shared machine whose speed drifts over minutes, that keeps a slow spell
-from falling on one implementation alone.
+from falling on one implementation alone.  reps then counts the timed
+calls of all rounds, and an implementation that failed in any round, or
+whose result differed from sgk's, is reported so.
 
     bench/setup-peers                         # once: .venv with the peers
     .venv/bin/python bench/peers.py --quick --json out.json --png out.png
@@ -939,7 +941,10 @@ def main(argv=None):
                    "max_ms": None, "of_copy": None, "speedup_of_sgk": None,
                    "matches_sgk": None, "threads": threads, "note": "", "status": "ok",
                    "reps": 0}
-            rec.update(next((r for r in rs if r["status"] != "ok"), rs[0]))
+            # a round that failed, or whose result disagreed with sgk's, speaks
+            # for the whole run
+            rec.update(next((r for r in rs if r["status"] != "ok"),
+                            next((r for r in rs if r.get("matches_sgk") is False), rs[0])))
             if any(r.get("inputs_crc32", crc) != crc for r in rs):
                 rec.update(status="error", note="ran on different inputs (CRC mismatch)")
             if rec["status"] == "ok":

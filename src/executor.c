@@ -231,7 +231,7 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
                        (uint16_t *)out, s1 - s0, begin, end);
         else if (whole)
             apply_block(j, out, begin, end);
-        else
+        else /* column parts: slices too long for slot16 */
             apply_pairs(j, out + col, col, p->slot, p->position, begin, end, c1 - c0);
     }
 }

@@ -26,7 +26,7 @@ static inline bool sgk_overlaps(const void *a, int64_t a_bytes, const void *b, i
            y < x + (uintptr_t)a_bytes;
 }
 
-/* The same, zeroed. */
+/* The same, zeroed (under 4 MiB from calloc, without the line alignment). */
 void *sgk_alloc_zeroed(int64_t n, size_t size);
 
 /* A buffer of at least `bytes` bytes owned by the calling thread, kept for

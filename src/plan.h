@@ -64,7 +64,8 @@ struct sgk_plan {
     int64_t slots;
     int64_t count;        /* pairs kept */
     int64_t *slot;        /* count entries; blocked scatters: grouped by block
-                             and counted from the block's first slot */
+                             and counted from the block's first slot; NULL
+                             when slot16 holds them */
     uint16_t *slot16;     /* owner-computes scatters of single elements, blocks
                              of at most SGK_SLOT16_BLOCK slots: those slots in
                              16 bits, in place of slot, for apply16 */

@@ -181,7 +181,8 @@ static void choose_blocks(sgk_plan *plan)
         if (plan->block_slots > plan->slots)
             plan->block_slots = plan->slots;
     }
-    /* a smaller block only for elements of 1 or 2 bytes, or L2s over 1 MiB */
+    /* smaller than L2 / 4 only where that holds more than 65536 elements
+       (here, with a 1 MiB L2: elements of 1 or 2 bytes) */
     if (takes_16_bit_slots(plan) && plan->block_slots > SGK_SLOT16_BLOCK)
         plan->block_slots = SGK_SLOT16_BLOCK;
     /* Rounded up to a power of two, so that finding a pair's block is a
