@@ -162,9 +162,11 @@ static sgk_status group_by_block(sgk_plan *plan, const int64_t *slot, const int6
 
 /* Owner-computes scatters of single elements with a 16-bit kernel: their
    blocks are kept to SGK_SLOT16_BLOCK slots, so that an execution reads 2
-   bytes a pair for its slot, not 8.  scatter_elements_none 8.3-9.7 ms ->
-   6.1-6.3 with a plain 16-bit loop (sgk-bench, AMD EPYC VM, 3 rounds
-   alternated), and 6.6-7.4 with 32-bit slots. */
+   bytes a pair for its slot, not 8.  scatter_elements_none, sgk-bench, AMD
+   EPYC VM, builds alternated: 9.4-9.7 ms with the int64 slots and move
+   kernel, 7.3-8.3 with a plain loop over them, 6.1-6.3 over 16-bit slots
+   (3 rounds); 6.6-7.4 over 32-bit slots against 6.3-7.1 over 16-bit (4
+   rounds). */
 static bool takes_16_bit_slots(const sgk_plan *plan)
 {
     return plan->path == SGK_PATH_OWNER && plan->slice_len == 1 &&
