@@ -31,12 +31,12 @@ sgk_status sgk_check_flags(const char *op, uint32_t flags)
 
 sgk_status sgk_check_scatter_operands(const char *op, const sgk_tensor *data,
                                       const sgk_tensor *updates, sgk_reduction reduction,
-                                      uint32_t flags, bool needs_buffers,
+                                      uint32_t flags, bool one_shot,
                                       int64_t *data_elems, int64_t *updates_elems)
 {
-    sgk_status status = sgk_check_tensor(op, "data", data, needs_buffers, data_elems);
+    sgk_status status = sgk_check_tensor(op, "data", data, one_shot, data_elems);
     if (status == SGK_OK)
-        status = sgk_check_tensor(op, "updates", updates, needs_buffers, updates_elems);
+        status = sgk_check_tensor(op, "updates", updates, one_shot, updates_elems);
     if (status == SGK_OK)
         status = sgk_check_flags(op, flags);
     if (status != SGK_OK)
@@ -65,7 +65,7 @@ sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan)
 {
     if (plan == NULL)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, p->op, "plan pointer is NULL");
-    return sgk_plan_build(p, true, plan);
+    return sgk_plan_build(p, false, plan);
 }
 
 /* One-shot calls may read the index values while they write the output
@@ -87,7 +87,7 @@ sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *upda
     if (indices_overlap_output(p, output))
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, p->op, "indices buffer overlaps the output");
     sgk_plan *plan;
-    sgk_status status = sgk_plan_build(p, false, &plan);
+    sgk_status status = sgk_plan_build(p, true, &plan);
     if (status != SGK_OK)
         return status;
     status = sgk_execute_for(p->op, plan, data, updates, output);

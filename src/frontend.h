@@ -10,10 +10,10 @@
 sgk_status sgk_check_indices(const char *op, const sgk_tensor *indices, int64_t *count);
 
 /* data and updates: valid tensors of one element type (buffers required when
-   needs_buffers); the reduction and plan flags valid and defined for it. */
+   one_shot); the reduction and plan flags valid and defined for it. */
 sgk_status sgk_check_scatter_operands(const char *op, const sgk_tensor *data,
                                       const sgk_tensor *updates, sgk_reduction reduction,
-                                      uint32_t flags, bool needs_buffers,
+                                      uint32_t flags, bool one_shot,
                                       int64_t *data_elems, int64_t *updates_elems);
 
 sgk_status sgk_check_flags(const char *op, uint32_t flags);

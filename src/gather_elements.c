@@ -6,14 +6,14 @@
 static const char op[] = "gather_elements";
 
 static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *indices,
-                                   int64_t axis, uint32_t flags, bool needs_buffers,
+                                   int64_t axis, uint32_t flags, bool one_shot,
                                    sgk_problem *p)
 {
     int64_t data_elems, index_elems;
     int axis_norm;
     sgk_status status = sgk_check_flags(op, flags);
     if (status == SGK_OK)
-        status = sgk_check_tensor(op, "data", data, needs_buffers, &data_elems);
+        status = sgk_check_tensor(op, "data", data, one_shot, &data_elems);
     if (status == SGK_OK)
         status = sgk_check_indices(op, indices, &index_elems);
     if (status == SGK_OK)

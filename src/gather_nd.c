@@ -8,11 +8,11 @@ static const char op[] = "gather_nd";
 /* Checks the shape rules and computes the output shape
    indices.shape[:-1] ++ data.shape[b+k:] into out_shape. */
 static sgk_status check_shapes(const sgk_tensor *data, const sgk_tensor *indices,
-                               int64_t batch_dims, bool needs_buffers, int64_t *out_shape,
+                               int64_t batch_dims, bool one_shot, int64_t *out_shape,
                                int *out_rank, int64_t *data_elems)
 {
     int64_t index_elems;
-    sgk_status status = sgk_check_tensor(op, "data", data, needs_buffers, data_elems);
+    sgk_status status = sgk_check_tensor(op, "data", data, one_shot, data_elems);
     if (status == SGK_OK)
         status = sgk_check_indices(op, indices, &index_elems);
     if (status != SGK_OK)
@@ -44,14 +44,14 @@ static sgk_status check_shapes(const sgk_tensor *data, const sgk_tensor *indices
 }
 
 static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *indices,
-                                   int64_t batch_dims, uint32_t flags, bool needs_buffers,
+                                   int64_t batch_dims, uint32_t flags, bool one_shot,
                                    sgk_problem *p)
 {
     int64_t out_shape[2 * SGK_MAX_RANK], data_elems, output_elems;
     int out_rank;
     sgk_status status = sgk_check_flags(op, flags);
     if (status == SGK_OK)
-        status = check_shapes(data, indices, batch_dims, needs_buffers, out_shape, &out_rank,
+        status = check_shapes(data, indices, batch_dims, one_shot, out_shape, &out_rank,
                               &data_elems);
     if (status == SGK_OK)
         status = sgk_check_dims(op, "output", out_shape, out_rank, sgk_dtype_size(data->dtype),

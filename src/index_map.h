@@ -2,17 +2,8 @@
 #ifndef SGK_INDEX_MAP_H
 #define SGK_INDEX_MAP_H
 
+#include "index_math.h"
 #include "problem.h"
-
-/* An index value c in [-dim, dim) as a coordinate in [0, dim) (callers
-   mask the result of a value outside that range, or checked it before).
-   Without a branch: one index in eight negative at random cost a
-   mispredicted branch each (one-shot elementwise_add 28-30 ms against
-   24-26 ms). */
-static inline int64_t sgk_wrap_index(int64_t c, int64_t dim)
-{
-    return c + (dim & -(int64_t)(c < 0));
-}
 
 /* Fills slot[0..p->count) with each pair's slot, every coordinate checked
    against [-s, s-1] and normalized; or, when slot32 is not NULL, fills it

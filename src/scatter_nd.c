@@ -7,11 +7,11 @@ static const char op[] = "scatter_nd";
 
 static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *indices,
                                    const sgk_tensor *updates, sgk_reduction reduction,
-                                   uint32_t flags, bool needs_buffers, sgk_problem *p)
+                                   uint32_t flags, bool one_shot, sgk_problem *p)
 {
     int64_t data_elems, updates_elems, index_elems;
     sgk_status status = sgk_check_scatter_operands(op, data, updates, reduction, flags,
-                                                   needs_buffers, &data_elems, &updates_elems);
+                                                   one_shot, &data_elems, &updates_elems);
     if (status == SGK_OK)
         status = sgk_check_indices(op, indices, &index_elems);
     if (status != SGK_OK)

@@ -1,0 +1,286 @@
+/* One-shot Elements calls whose indices span data in every dimension but
+   the axis: each line along the axis takes its updates (or gives its
+   outputs) from the indices' line at the same place, so threads take lines
+   (or columns of them) and, for scatters, copy them and apply their
+   updates in order, working the slots out from the index values as they
+   go.  No slots are stored: the indices are only checked first. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "index_map.h"
+#include "parallel/parallel_for.h"
+#include "paths/pairs.h"
+#include "shape.h"
+#include "simd/simd.h"
+
+/* Slots worked out per run, a list short enough for L1. */
+#define LINE_PAIRS 512
+
+typedef struct {
+    sgk_plan base;
+    const void *indices; /* the caller's, read during the one call the plan
+                            serves */
+    bool index64;
+    bool lines32;        /* gathers: slots in 32 bits for vector gathers */
+    /* data seen as [outer, data_axis, inner], indices as [outer,
+       index_axis, inner]; a unit of work is one outer position and
+       inner_chunk inner ones */
+    int64_t outer, inner, data_axis, index_axis, inner_chunk;
+} lines_plan;
+
+typedef struct {
+    int64_t outer, inner, data_axis;
+    int64_t chunk; /* inner positions per unit */
+    int64_t units;
+} lines_layout;
+
+/* A scatter's unit copies its lines and then updates them while they are
+   still in cache: as many as a cache block holds, with enough units to
+   share.  Where the lines are cut into columns, a column is a page wide at
+   least: narrower ones made the copy crawl through the data a few cache
+   lines per page (sgk-bench scatter_elements, axis 0). */
+static lines_layout lay_out_lines(const sgk_problem *p, int threads)
+{
+    const sgk_index_map *m = &p->map;
+    const int64_t es = (int64_t)sgk_dtype_size(p->dtype), page = 4096 / es;
+    lines_layout l = {
+        .outer = sgk_shape_product(m->data->shape, 0, m->axis),
+        .inner = sgk_shape_product(m->data->shape, m->axis + 1, m->data->rank),
+        .data_axis = m->data->shape[m->axis],
+    };
+    int64_t chunk = l.data_axis > 0 ? sgk_cache_block_bytes() / (l.data_axis * es) : l.inner;
+    chunk = chunk < page ? page : chunk / page * page;
+    while (chunk > page && l.outer * ((l.inner + chunk - 1) / chunk) < 4 * threads)
+        chunk = chunk / 2 < page ? page : chunk / 2 / page * page;
+    l.chunk = l.inner < chunk ? (l.inner > 0 ? l.inner : 1) : chunk;
+    l.units = l.outer * ((l.inner + l.chunk - 1) / l.chunk);
+    return l;
+}
+
+static const char *lines_unfit(const sgk_choice *c)
+{
+    const sgk_problem *p = c->problem;
+    const sgk_index_map *m = &p->map;
+    if (!c->base->one_shot)
+        return "a reused plan keeps no pointer to the caller's indices";
+    if (m->kind != SGK_MAP_ELEMENTS || m->row_len > 1)
+        return "not an Elements operator moving single elements";
+    if ((p->flags & SGK_PLAN_WIDE_ACCUMULATE) != 0)
+        return "float32 accumulation needs whole segments";
+    for (int d = 0; d < m->data->rank; d++)
+        if (d != m->axis && m->indices->shape[d] != m->data->shape[d])
+            return "the indices do not span data beside the axis";
+    return NULL;
+}
+
+/* Scatters take it unless a reduction path is forced; gathers when there
+   are units enough for the threads the problem deserves (axis 0 of a narrow
+   matrix is one unit: mapped slots share it out).  Gathers below
+   SGK_PARALLEL_MIN_BYTES map their slots: a vector gather call per short
+   line costs more than mapping them (sgk-bench tiny gather_elements). */
+static bool lines_preferred(const sgk_choice *c, const char **why)
+{
+    const sgk_problem *p = c->problem;
+    *why = p->scatter ? "one-shot, indices spanning data but along the axis: each "
+                        "thread copies lines and applies their updates in order"
+                      : "one-shot, indices spanning data but along the axis: slots "
+                        "worked out from the indices as they are gathered";
+    if (p->scatter && c->forced != SGK_PATH_CHOICE_AUTO)
+        return false;
+    const int64_t es = (int64_t)sgk_dtype_size(p->dtype);
+    /* bytes moved: output (and for scatters the copied data), pairs; in
+       double, as the sum may pass 2^63 where the buffers do not */
+    const double moved =
+        (p->scatter ? 2.0 * p->data_elems + 3.0 * p->count : 2.0 * p->count) * (double)es;
+    if (moved < (double)c->base->parallel_min_bytes)
+        return p->scatter;
+    return lay_out_lines(p, c->base->threads).units >= c->base->threads;
+}
+
+static sgk_status lines_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
+{
+    const sgk_index_map *m = &p->map;
+    sgk_status status =
+        sgk_check_element_indices(p, base->threads, base->parallel_min_bytes);
+    if (status != SGK_OK)
+        return status;
+    lines_plan *lp = sgk_path_alloc(base, sizeof *lp);
+    if (lp == NULL)
+        return sgk_plan_out_of_memory(base);
+    const lines_layout l = lay_out_lines(p, base->threads);
+    lp->indices = m->indices->data;
+    lp->index64 = m->indices->dtype == SGK_INT64;
+    lp->lines32 = sgk_gather_slots_fit_32(p); /* as mapped element gathers */
+    lp->outer = l.outer;
+    lp->inner = l.inner;
+    lp->data_axis = l.data_axis;
+    lp->index_axis = m->indices->shape[m->axis];
+    lp->inner_chunk = l.chunk;
+    *out = &lp->base;
+    return SGK_OK;
+}
+
+typedef struct {
+    const lines_plan *lp;
+    const sgk_buffers *b;
+} job;
+
+/* slot[k] for the m consecutive pairs from n0 of a unit whose lines start
+   at data offset line0, the first pair at inner position i. */
+#define LINE_SLOTS(NAME, T, S)                                                         \
+    static void NAME(const void *indices, int64_t n0, int64_t m, int64_t line0,        \
+                     int64_t i, int64_t A, int64_t I, S *slot)                         \
+    {                                                                                  \
+        const T *idx = (const T *)indices + n0;                                        \
+        if (I == 1) {                                                                  \
+            for (int64_t k = 0; k < m; k++)                                            \
+                slot[k] = (S)(line0 + sgk_wrap_index(idx[k], A));                      \
+            return;                                                                    \
+        }                                                                              \
+        for (int64_t k = 0; k < m; k++) {                                              \
+            slot[k] = (S)(line0 + sgk_wrap_index(idx[k], A) * I + i);                  \
+            i = i + 1 == I ? 0 : i + 1;                                                \
+        }                                                                              \
+    }
+
+LINE_SLOTS(line_slots_i32, int32_t, int64_t)
+LINE_SLOTS(line_slots_i64, int64_t, int64_t)
+LINE_SLOTS(line_slots32_i32, int32_t, int32_t)
+LINE_SLOTS(line_slots32_i64, int64_t, int32_t)
+
+/* Run [n0, n0 + len) of the unit at line0, starting at inner position i:
+   consecutive pairs with their consecutive updates (or outputs). */
+typedef void (*line_run_fn)(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i);
+
+static void scatter_run(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i)
+{
+    const lines_plan *lp = j->lp;
+    int64_t slot[LINE_PAIRS];
+    for (int64_t k = 0; k < len; k += LINE_PAIRS) {
+        const int64_t m = len - k < LINE_PAIRS ? len - k : LINE_PAIRS;
+        (lp->index64 ? line_slots_i64 : line_slots_i32)(lp->indices, n0 + k, m, line0,
+                                                        (i + k) % lp->inner, lp->data_axis,
+                                                        lp->inner, slot);
+        /* slot[k'] takes update n0 + k + k' */
+        sgk_apply_pairs(&lp->base, j->b, j->b->out, (size_t)(n0 + k) * j->b->slice_bytes, slot,
+                        NULL, 0, m, 1);
+    }
+}
+
+static void gather_run(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i)
+{
+    const lines_plan *lp = j->lp;
+    const sgk_plan *p = &lp->base;
+    const size_t es = p->elem_size;
+    union {
+        int64_t wide[LINE_PAIRS];
+        int32_t narrow[LINE_PAIRS];
+    } slot;
+    for (int64_t k = 0; k < len; k += LINE_PAIRS) {
+        const int64_t m = len - k < LINE_PAIRS ? len - k : LINE_PAIRS;
+        uint8_t *out = j->b->out + (size_t)(n0 + k) * es;
+        const int64_t at = (i + k) % lp->inner;
+        if (lp->lines32) {
+            (lp->index64 ? line_slots32_i64 : line_slots32_i32)(
+                lp->indices, n0 + k, m, line0, at, lp->data_axis, lp->inner, slot.narrow);
+            sgk_simd_gather_elements32(out, j->b->data, slot.narrow, 0, m, p->stream_output,
+                                       NULL, 0);
+            continue;
+        }
+        (lp->index64 ? line_slots_i64 : line_slots_i32)(lp->indices, n0 + k, m, line0, at,
+                                                        lp->data_axis, lp->inner, slot.wide);
+        if (es == 8)
+            sgk_simd_gather_elements64(out, j->b->data, slot.wide, 0, m, p->stream_output);
+        else
+            sgk_simd_move_slices(out, NULL, j->b->data, slot.wide, 0, m, es, es, false);
+    }
+}
+
+/* Units [first, last): scatters copy the unit's lines first (unless in
+   place); then its runs, in index order. */
+static void run_lines(const job *j, int64_t first, int64_t last, line_run_fn run)
+{
+    const lines_plan *lp = j->lp;
+    const sgk_plan *p = &lp->base;
+    const int64_t chunks = (lp->inner + lp->inner_chunk - 1) / lp->inner_chunk;
+    const int64_t A = lp->data_axis, I = lp->inner;
+    const size_t es = p->elem_size;
+    const bool copy = p->scatter && !j->b->in_place;
+    for (int64_t u = first; u < last; u++) {
+        const int64_t o = u / chunks, i0 = u % chunks * lp->inner_chunk;
+        const int64_t w = i0 + lp->inner_chunk < I ? lp->inner_chunk : I - i0;
+        const int64_t line0 = o * A * I;              /* data offset of (o, 0, 0) */
+        const int64_t pair0 = o * lp->index_axis * I; /* index offset of (o, 0, 0) */
+        if (copy && w == I)
+            sgk_simd_copy_bytes(j->b->out + (size_t)line0 * es, j->b->data + (size_t)line0 * es,
+                                (size_t)(A * I) * es, false);
+        else if (copy)
+            sgk_simd_move_slices(j->b->out + (size_t)(line0 + i0) * es, NULL,
+                                 j->b->data + (size_t)(line0 + i0) * es, NULL, 0, A,
+                                 (size_t)w * es, (size_t)I * es, false);
+        if (w == I) {
+            run(j, pair0, lp->index_axis * I, line0, 0);
+            continue;
+        }
+        /* columns [i0, i0 + w): w pairs from each index line, in order of
+           the lines, so that each element takes its updates in order */
+        for (int64_t a = 0; a < lp->index_axis; a++)
+            run(j, pair0 + a * I + i0, w, line0, i0);
+    }
+}
+
+static void scatter_lines(void *ctx, int worker, int64_t first, int64_t last)
+{
+    (void)worker;
+    run_lines(ctx, first, last, scatter_run);
+}
+
+static void gather_lines(void *ctx, int worker, int64_t first, int64_t last)
+{
+    (void)worker;
+    run_lines(ctx, first, last, gather_run);
+}
+
+/* The index values are read while outputs are written: sgk_run_once
+   refused indices inside the output. */
+static sgk_status lines_run(const sgk_plan *plan, const sgk_buffers *b)
+{
+    const lines_plan *lp = (const lines_plan *)plan;
+    job j = {lp, b};
+    int64_t units = lp->outer * ((lp->inner + lp->inner_chunk - 1) / lp->inner_chunk);
+    /* scatters: the copy, plus each update read and its destination read
+       and written; gathers: each output and its source (in double: the sum
+       may pass 2^63 bytes where the buffers do not) */
+    double moved = (plan->scatter ? 2.0 * plan->slots + 3.0 * plan->count
+                                  : 2.0 * plan->count) * (double)b->slice_bytes;
+    sgk_parallel_for(units, plan->threads, moved < 9e18 ? (int64_t)moved : INT64_MAX,
+                     plan->parallel_min_bytes, plan->scatter ? scatter_lines : gather_lines, &j);
+    return SGK_OK;
+}
+
+static void lines_describe(const sgk_plan *plan, char *text, size_t size)
+{
+    const lines_plan *lp = (const lines_plan *)plan;
+    snprintf(text, size,
+             "path lines (%s; %lld x %lld lines of %lld slots, %lld index elements "
+             "each, in units of %lld lines); %lld %s",
+             plan->why, (long long)lp->outer, (long long)lp->inner, (long long)lp->data_axis,
+             (long long)lp->index_axis, (long long)lp->inner_chunk, (long long)plan->count,
+             plan->scatter ? "updates" : "outputs");
+}
+
+static void lines_destroy(sgk_plan *plan)
+{
+    free(plan);
+}
+
+const sgk_path sgk_path_lines = {
+    .name = "lines",
+    .forced_by = SGK_PATH_CHOICE_AUTO,
+    .unfit = lines_unfit,
+    .preferred = lines_preferred,
+    .make = lines_make,
+    .run = lines_run,
+    .describe = lines_describe,
+    .destroy = lines_destroy,
+};

@@ -1,0 +1,196 @@
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "duplicates.h"
+#include "error.h"
+#include "half.h"
+#include "index_map.h"
+#include "memory.h"
+#include "parallel/parallel_for.h"
+#include "paths/pairs.h"
+#include "simd/simd.h"
+#include "topology.h"
+
+/* A quarter of L2 leaves room for the updates streaming through. */
+int64_t sgk_cache_block_bytes(void)
+{
+    int64_t l2 = sgk_topology_get()->l2_bytes;
+    int64_t bytes = l2 > 0 ? l2 / 4 : 256 * 1024;
+    return bytes < 32 * 1024 ? 32 * 1024 : bytes > 1024 * 1024 ? 1024 * 1024 : bytes;
+}
+
+int sgk_shift_for(int64_t n)
+{
+    int shift = 0;
+    while (shift < 62 && INT64_C(1) << shift < n)
+        shift++;
+    return shift;
+}
+
+sgk_status sgk_plan_out_of_memory(const sgk_plan *plan)
+{
+    return sgk_fail(SGK_ERR_OUT_OF_MEMORY, plan->op, "no memory to plan %lld updates",
+                    (long long)plan->count);
+}
+
+sgk_status sgk_pairs_map(const sgk_plan *plan, const sgk_problem *p, int64_t **slot)
+{
+    int64_t *s = sgk_alloc_array(p->count, sizeof *s);
+    if (s == NULL)
+        return sgk_fail(SGK_ERR_OUT_OF_MEMORY, p->op, "no memory for %lld index tuples",
+                        (long long)p->count);
+    sgk_status status = sgk_map_indices(p, s, NULL, plan->threads, plan->parallel_min_bytes);
+    if (status != SGK_OK) {
+        free(s);
+        return status;
+    }
+    *slot = s;
+    return SGK_OK;
+}
+
+typedef struct {
+    const int64_t *slot;
+    int shift;
+    int out_of_order; /* set by any range that finds a pair before its predecessor */
+} order_job;
+
+/* Pairs [begin, end), each against the pair before it, a stretch at a
+   time: indices in no order are found out in the first stretch, and every
+   range stops once one has, so the check costs little beside planning. */
+static void check_order(void *ctx, int worker, int64_t begin, int64_t end)
+{
+    order_job *job = ctx;
+    (void)worker;
+    const int shift = job->shift;
+    for (int64_t n = begin > 0 ? begin : 1, next; n < end; n = next) {
+        next = end - n > 4096 ? n + 4096 : end;
+        bool out_of_order = false;
+        for (int64_t i = n; i < next; i++)
+            out_of_order |= job->slot[i] >> shift < job->slot[i - 1] >> shift;
+        if (out_of_order)
+            __atomic_store_n(&job->out_of_order, 1, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&job->out_of_order, __ATOMIC_RELAXED))
+            return;
+    }
+}
+
+bool sgk_pairs_in_order(const sgk_plan *plan, const int64_t *slot, int shift)
+{
+    order_job job = {slot, shift, 0};
+    sgk_parallel_for(plan->count, plan->threads, plan->count * 8, plan->parallel_min_bytes,
+                     check_order, &job);
+    return !job.out_of_order;
+}
+
+sgk_status sgk_pairs_count_distinct(const sgk_plan *plan, const int64_t *slot,
+                                    int64_t *distinct)
+{
+    return sgk_count_distinct(slot, plan->count, plan->slots, plan->threads,
+                              plan->parallel_min_bytes, distinct);
+}
+
+sgk_status sgk_pairs_drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **position)
+{
+    bool *keep = sgk_alloc_array(plan->count, sizeof *keep);
+    int64_t *pos = sgk_alloc_array(plan->count, sizeof *pos);
+    sgk_status status = keep != NULL && pos != NULL
+                            ? sgk_find_last_occurrences(slot, plan->count, plan->slots, keep)
+                            : SGK_ERR_OUT_OF_MEMORY;
+    if (status == SGK_OK) {
+        int64_t out = 0;
+        for (int64_t n = 0; n < plan->count; n++) {
+            if (keep[n]) {
+                slot[out] = slot[n];
+                pos[out++] = n;
+            }
+        }
+        plan->count = out;
+        *position = pos;
+    } else {
+        free(pos);
+    }
+    free(keep);
+    return status;
+}
+
+/* In-order application already lets the last update win; dropping the
+   overwritten ones first pays only when they carry more bytes than the
+   position list it costs (8 bytes a pair, read again at every run), which
+   slices of 8 bytes or less never do. */
+sgk_status sgk_pairs_count_then_drop(sgk_plan *plan, int64_t *slot, int64_t **position,
+                                     int64_t *distinct)
+{
+    sgk_status status = sgk_pairs_count_distinct(plan, slot, distinct);
+    const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
+    if (status == SGK_OK && plan->reduction == SGK_REDUCE_NONE && slice_bytes > 8 &&
+        (plan->count - *distinct) * slice_bytes > plan->count * 8)
+        status = sgk_pairs_drop_overwritten(plan, slot, position);
+    return status;
+}
+
+bool sgk_gather_slots_fit_32(const sgk_problem *p)
+{
+    return !p->scatter && p->slice_len == 1 && sgk_dtype_size(p->dtype) == 4 &&
+           p->slots <= INT32_MAX;
+}
+
+typedef struct {
+    const sgk_plan *plan;
+    const sgk_buffers *b;
+} copy_job;
+
+static void copy_slots(void *ctx, int worker, int64_t begin, int64_t end)
+{
+    const copy_job *j = ctx;
+    const size_t sb = j->b->slice_bytes;
+    (void)worker;
+    bool few = sgk_few_updates(j->plan->count, j->plan->slots);
+    sgk_simd_copy_bytes(j->b->out + (size_t)begin * sb, j->b->data + (size_t)begin * sb,
+                        (size_t)(end - begin) * sb, j->plan->stream_output && few);
+}
+
+void sgk_copy_output(const sgk_plan *plan, const sgk_buffers *b)
+{
+    if (b->in_place)
+        return;
+    copy_job j = {plan, b};
+    int64_t bytes = plan->slots * (int64_t)b->slice_bytes;
+    sgk_parallel_for(plan->slots, plan->threads, 2 * bytes, plan->parallel_min_bytes,
+                     copy_slots, &j);
+}
+
+void sgk_apply_pairs(const sgk_plan *plan, const sgk_buffers *b, uint8_t *base, size_t col,
+                     const int64_t *slot, const int64_t *pos, int64_t begin, int64_t end,
+                     int64_t width)
+{
+    if (plan->apply == NULL)
+        sgk_simd_move_slices(base, slot, b->updates + col, pos, begin, end,
+                             (size_t)width * plan->elem_size, b->slice_bytes, false);
+    else
+        plan->apply(base, slot, b->updates + col, pos, begin, end, plan->slice_len, width);
+}
+
+void sgk_widen(const sgk_plan *plan, float *acc, const uint16_t *in, int64_t n)
+{
+    const bool f16 = plan->dtype == SGK_FLOAT16;
+    for (int64_t e = 0; e < n; e++)
+        acc[e] = f16 ? sgk_f16_to_f32(in[e]) : sgk_bf16_to_f32(in[e]);
+}
+
+void sgk_round_back(const sgk_plan *plan, uint16_t *out, const float *acc, int64_t n)
+{
+    const bool f16 = plan->dtype == SGK_FLOAT16;
+    for (int64_t e = 0; e < n; e++)
+        out[e] = f16 ? sgk_f32_to_f16(acc[e]) : sgk_f32_to_bf16(acc[e]);
+}
+
+void sgk_describe_pairs(const sgk_plan *plan, const char *how, int64_t distinct, char *text,
+                        size_t size)
+{
+    char counted[48] = "uncounted destinations";
+    if (distinct >= 0)
+        snprintf(counted, sizeof counted, "%lld distinct", (long long)distinct);
+    snprintf(text, size, "path %s (%s; %s); %lld updates to %s of %lld slots",
+             plan->path->name, plan->why, how, (long long)plan->count, counted,
+             (long long)plan->slots);
+}

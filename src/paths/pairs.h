@@ -1,0 +1,81 @@
+/* What the paths share about (slot, update) pairs: mapping them from the
+   indices, the statistics the scatter paths plan with, and applying them. */
+#ifndef SGK_PAIRS_H
+#define SGK_PAIRS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "paths/path.h"
+
+/* ---- planning ----------------------------------------------------------- */
+
+/* A destination block that stays in the core's L2 while its updates land. */
+int64_t sgk_cache_block_bytes(void);
+
+/* The smallest shift with 1 << shift >= n (n >= 1). */
+int sgk_shift_for(int64_t n);
+
+/* Fails a plan for want of memory, naming its operator and pairs. */
+sgk_status sgk_plan_out_of_memory(const sgk_plan *plan);
+
+/* Maps p's indices into a new array of plan->count slots (index_map.h),
+   with plan->threads.  On failure returns the status with the error set. */
+sgk_status sgk_pairs_map(const sgk_plan *plan, const sgk_problem *p, int64_t **slot);
+
+/* Whether slot[0..plan->count) >> shift never decreases; checked in
+   parallel. */
+bool sgk_pairs_in_order(const sgk_plan *plan, const int64_t *slot, int shift);
+
+/* How many distinct slots slot[0..plan->count) names. */
+sgk_status sgk_pairs_count_distinct(const sgk_plan *plan, const int64_t *slot,
+                                    int64_t *distinct);
+
+/* `none`: a sequential loop leaves only the last update of each slot, so
+   the earlier ones can be dropped and never moved.  Compacts slot in place,
+   sets *position to each kept pair's update and plan->count to the pairs
+   kept (the distinct slots). */
+sgk_status sgk_pairs_drop_overwritten(sgk_plan *plan, int64_t *slot, int64_t **position);
+
+/* Counts the distinct slots, then drops the overwritten updates where that
+   pays: `none` with dropped bytes beyond the position list it costs. */
+sgk_status sgk_pairs_count_then_drop(sgk_plan *plan, int64_t *slot, int64_t **position,
+                                     int64_t *distinct);
+
+/* Gathers of 4-byte elements whose source slots fit 31 bits: Highway's
+   vector gathers need indices as wide as the elements. */
+bool sgk_gather_slots_fit_32(const sgk_problem *p);
+
+/* ---- running ------------------------------------------------------------ */
+
+/* Whether `pairs` updates leave most of `slots` slots untouched: then the
+   copy of those slots is streamed past the cache, and the few lines the
+   updates need are read back. */
+static inline bool sgk_few_updates(int64_t pairs, int64_t slots)
+{
+    return pairs * 8 < slots;
+}
+
+/* The whole output copied from data (nothing in place), in parallel:
+   streamed past the caches unless the updates will land on much of it. */
+void sgk_copy_output(const sgk_plan *plan, const sgk_buffers *b);
+
+/* Applies pairs [begin, end) of slot/pos (pos NULL: pair i takes update
+   slice i) to the slots counted from `base`: elements [c0, c0 + width) of
+   every slice, col being c0's byte offset (for single-element slices, the
+   byte offset of the first pair's update). */
+void sgk_apply_pairs(const sgk_plan *plan, const sgk_buffers *b, uint8_t *base, size_t col,
+                     const int64_t *slot, const int64_t *pos, int64_t begin, int64_t end,
+                     int64_t width);
+
+/* SGK_PLAN_WIDE_ACCUMULATE: n fp16/bf16 values widened into float32, and
+   back, rounded to nearest-even. */
+void sgk_widen(const sgk_plan *plan, float *acc, const uint16_t *in, int64_t n);
+void sgk_round_back(const sgk_plan *plan, uint16_t *out, const float *acc, int64_t n);
+
+/* The description of a path over a pair list: "path <name> (<why>; <how>);
+   N updates to <distinct> of S slots", distinct < 0 meaning uncounted. */
+void sgk_describe_pairs(const sgk_plan *plan, const char *how, int64_t distinct, char *text,
+                        size_t size);
+
+#endif

@@ -1,0 +1,71 @@
+/* The interface every execution path implements, and the table the planner
+   picks from.  A path keeps its plan-making, its run and its description in
+   one file under src/paths/, with its own plan struct (FFTW's solvers keep
+   theirs so): adding a path is one file and one entry in table.c. */
+#ifndef SGK_PATH_H
+#define SGK_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+#include "problem.h"
+#include "runtime_config.h"
+
+/* What the choice of a path depends on. */
+typedef struct {
+    const sgk_problem *problem; /* after the whole-rows rewrite */
+    const sgk_plan *base;       /* the fields every plan has (plan.h) */
+    bool reorder;               /* float add/sub/mul may be reordered */
+    sgk_path_choice forced;     /* SGK_REDUCE_PATH */
+} sgk_choice;
+
+/* One execution's buffers. */
+typedef struct {
+    const uint8_t *data;
+    const uint8_t *updates; /* NULL for gathers */
+    uint8_t *out;
+    bool in_place;          /* out == data */
+    size_t slice_bytes;
+} sgk_buffers;
+
+struct sgk_path {
+    const char *name;             /* as descriptions name it: "path <name>" */
+    sgk_path_choice forced_by;    /* the SGK_REDUCE_PATH value that forces it, or
+                                     SGK_PATH_CHOICE_AUTO */
+    /* NULL when the path can serve the problem, else why not, in words. */
+    const char *(*unfit)(const sgk_choice *c);
+    /* Whether the automatic choice takes the path, with *why the reason in
+       words; asked only of fit paths, in table order, until one says yes. */
+    bool (*preferred)(const sgk_choice *c, const char **why);
+    /* Builds the path's plan (a struct beginning with the base plan, copied
+       from *base) from the problem: reads and checks the indices its own
+       way.  On failure returns the status, with the error detail set when
+       the indices are at fault, and stores nothing. */
+    sgk_status (*make)(const sgk_plan *base, const sgk_problem *p, sgk_plan **out);
+    /* Runs the plan on buffers the executor checked; fails only with
+       SGK_ERR_OUT_OF_MEMORY, before the first write. */
+    sgk_status (*run)(const sgk_plan *plan, const sgk_buffers *b);
+    /* What the path does with this plan, for sgk_plan_describe. */
+    void (*describe)(const sgk_plan *plan, char *text, size_t size);
+    /* Frees the plan and everything it owns. */
+    void (*destroy)(sgk_plan *plan);
+};
+
+/* The paths in the order the automatic choice asks them; NULL-terminated. */
+extern const sgk_path *const sgk_paths[];
+
+extern const sgk_path sgk_path_lines;
+extern const sgk_path sgk_path_element_gather;
+extern const sgk_path sgk_path_row_gather;
+extern const sgk_path sgk_path_serial;
+extern const sgk_path sgk_path_owner_ranges;
+extern const sgk_path sgk_path_atomic;
+extern const sgk_path sgk_path_sorted;
+extern const sgk_path sgk_path_owner_blocks;
+
+/* The path's plan struct, zeroed, with the base copied in, or NULL. */
+void *sgk_path_alloc(const sgk_plan *base, size_t size);
+
+#endif
