@@ -9,7 +9,7 @@
 #include "error.h"
 #include "index_map.h"
 #include "memory.h"
-#include "parallel/atomic_reduce.h"
+#include "atomic_reduce.h"
 #include "parallel/parallel_for.h"
 #include "parallel/partition.h"
 #include "plan.h"
