@@ -110,6 +110,8 @@ static void load_config(void)
         config.simd_scalar = strcmp(v, "scalar") == 0;
         note("SGK_SIMD", v, ok);
     }
+    /* Before any kernel can run: see sgk_simd_force_portable. */
+    sgk_simd_force_portable(config.simd_scalar);
 
     config.parallel_min_bytes = default_parallel_min_bytes(topo);
     if ((v = read_env("SGK_PARALLEL_MIN_BYTES")) != NULL) {
