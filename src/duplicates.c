@@ -55,9 +55,9 @@ static slot_pair *sorted_pairs(const int64_t *slot, int64_t count)
 
 /* How many parts the parallel count below cuts the pairs into, one per
    thread: each part has a bitmap of its own (team bitmaps in all), capped at
-   two words a pair.  A single bitmap shared through atomic fetch-or gives
-   the same results, but measured six times slower at two threads than one:
-   its cache lines bounce between the cores on nearly every pair. */
+   two words a pair.  A single bitmap shared through atomic fetch-or would
+   give the same results, but its cache lines would bounce between the
+   cores on nearly every pair, making two threads slower than one. */
 static int bitmap_team(int64_t count, int64_t words, int threads, int64_t min_bytes)
 {
     int team = sgk_parallel_threads(count, threads, count * BITMAP_BYTES_PER_PAIR, min_bytes);

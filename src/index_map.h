@@ -6,9 +6,9 @@
 
 /* An index value c in [-dim, dim) as a coordinate in [0, dim) (callers
    mask the result of a value outside that range, or checked it before).
-   Without a branch: one index in eight negative at random cost a
-   mispredicted branch each (one-shot elementwise_add 28-30 ms against
-   24-26 ms). */
+   Without a branch: each negative value mixed in at random would cost a
+   mispredicted one (sgk-bench elementwise_add writes one coordinate in
+   eight negative). */
 static inline int64_t sgk_wrap_index(int64_t c, int64_t dim)
 {
     return c + (dim & -(int64_t)(c < 0));

@@ -15,9 +15,9 @@
    the cursors end where they began.  The slots go first, advancing the
    cursors, and the positions follow in a backward pass that rewinds them:
    writing both at once keeps two output streams open per bucket, and past
-   about 32 streams in all the stores fall off a cliff on this machine (2M
-   pairs into 32 buckets measured 7 to 40 ms from one minute to the next
-   that way; one array at a time, 6 ms each, every time). */
+   about 32 streams in all the stores slow down several times over and
+   erratically; one array at a time halves the streams and keeps the time
+   steady (bench/partition-bench). */
 static void scatter_pairs(const int64_t *key, const int64_t *position, int64_t begin,
                           int64_t end, int shift, int64_t *cursor, int64_t *out_slot,
                           int64_t *out_position)
@@ -122,8 +122,8 @@ sgk_status sgk_partition_stable(const int64_t *key, const int64_t *position, int
     }
     /* Rows padded to whole cache lines on a line-aligned base: neighbouring
        parts' counters must not share a line, or every increment near a row's
-       end bounces it between cores (that once made 2 threads 3x slower than
-       1). */
+       end bounces it between cores, enough to make two threads slower than
+       one. */
     const int64_t stride = (buckets + 7) & ~INT64_C(7);
     int64_t *hist = aligned_alloc(64, (size_t)(stride * team) * sizeof *hist);
     if (hist == NULL)
@@ -250,10 +250,12 @@ sgk_status sgk_sort_blocks_by_slot(const int64_t *block_start, int64_t first, in
                 status = SGK_ERR_OUT_OF_MEMORY;
                 break;
             }
-            /* Clearing and summing a histogram of the block's slots costs
-               well under a nanosecond a slot, merging a few nanoseconds a
-               pair per level: the histogram pays up to about 16 slots a
-               pair.  shift < 40 keeps the shift and the product defined. */
+            /* Clearing and summing a histogram of the block's slots is a
+               sequential pass, a small fraction of the cost per pair of one
+               merge level, and merging takes a level per doubling: the
+               histogram pays up to about 16 slots a pair
+               (bench/partition-bench).  shift < 40 keeps the shift and the
+               product defined. */
             if (shift < 40 && INT64_C(1) << shift <= 16 * n) {
                 int64_t local = INT64_C(1) << shift;
                 if (hist_len < local) {
