@@ -1,9 +1,9 @@
-/* One element's out = f(out, update) for each (dtype, reduction) cell of
-   DESIGN.md §2, in the arithmetic the sequential definition prescribes.  The
-   serial kernels (reduce.c) and the atomic ones (parallel/atomic_reduce.c)
-   both apply these, so the two cannot drift apart.  Includers are compiled
-   with -ffp-contract=off: a*b+c must round twice, as the sequential
-   definition does. */
+/* One element's out = f(out, update) for each (dtype, reduction) cell the
+   README defines ("Semantics, stated plainly"), in the arithmetic the
+   sequential definition prescribes.  The serial kernels (reduce.c) and the
+   atomic ones (atomic_reduce.c) both apply these, so the two cannot drift
+   apart.  Includers are compiled with -ffp-contract=off: a*b+c must round
+   twice, as the sequential definition does. */
 #ifndef SGK_CELL_OPS_H
 #define SGK_CELL_OPS_H
 

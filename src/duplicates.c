@@ -1,4 +1,3 @@
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,11 +53,11 @@ static slot_pair *sorted_pairs(const int64_t *slot, int64_t count)
 /* Per pair: the slot read, and a random bitmap word touched. */
 #define BITMAP_BYTES_PER_PAIR 16
 
-/* How many threads the parallel count below uses: each thread has a
-   bitmap of its own (team bitmaps in all), capped at two words a pair.  A
-   single bitmap shared through atomic fetch-or gives the same results, but
-   measured six times slower at two threads than one: its cache lines bounce
-   between the cores on nearly every pair. */
+/* How many parts the parallel count below cuts the pairs into, one per
+   thread: each part has a bitmap of its own (team bitmaps in all), capped at
+   two words a pair.  A single bitmap shared through atomic fetch-or would
+   give the same results, but its cache lines would bounce between the
+   cores on nearly every pair, making two threads slower than one. */
 static int bitmap_team(int64_t count, int64_t words, int threads, int64_t min_bytes)
 {
     int team = sgk_parallel_threads(count, threads, count * BITMAP_BYTES_PER_PAIR, min_bytes);
@@ -67,7 +66,45 @@ static int bitmap_team(int64_t count, int64_t words, int threads, int64_t min_by
     return team;
 }
 
-/* The distinct slots are the bits of the union of the threads' bitmaps. */
+/* The parallel count: part k of the pairs sets its slots' bits in bitmap k
+   (state of the part, not of the worker running it, so that a worker may
+   run several parts); then the words are shared out, each the union of its
+   team bitmaps' words. */
+typedef struct {
+    const int64_t *slot;
+    int64_t count, words, team;
+    uint64_t *bits; /* team bitmaps of `words` words, part k's at k * words */
+    int64_t found;  /* distinct slots, summed over the word ranges */
+} bitmap_job;
+
+static void mark_parts(void *ctx, int worker, int64_t first, int64_t last)
+{
+    (void)worker;
+    const bitmap_job *job = ctx;
+    for (int64_t k = first; k < last; k++) {
+        const int64_t end = sgk_even_start(job->count, k + 1, job->team);
+        uint64_t *own = job->bits + k * job->words;
+        memset(own, 0, (size_t)job->words * sizeof *own);
+        for (int64_t n = sgk_even_start(job->count, k, job->team); n < end; n++)
+            own[job->slot[n] >> 6] |= UINT64_C(1) << (job->slot[n] & 63);
+    }
+}
+
+static void count_words(void *ctx, int worker, int64_t begin, int64_t end)
+{
+    (void)worker;
+    bitmap_job *job = ctx;
+    int64_t found = 0;
+    for (int64_t w = begin; w < end; w++) {
+        uint64_t any = 0;
+        for (int64_t k = 0; k < job->team; k++)
+            any |= job->bits[k * job->words + w];
+        found += __builtin_popcountll(any);
+    }
+    __atomic_fetch_add(&job->found, found, __ATOMIC_RELAXED);
+}
+
+/* The distinct slots are the bits of the union of the parts' bitmaps. */
 static bool count_distinct_parallel(const int64_t *slot, int64_t count, int64_t slots,
                                     int threads, int64_t min_bytes, int64_t *distinct)
 {
@@ -76,27 +113,12 @@ static bool count_distinct_parallel(const int64_t *slot, int64_t count, int64_t 
     uint64_t *bits = team > 1 ? sgk_alloc_array(team * words, sizeof *bits) : NULL;
     if (bits == NULL)
         return false; /* alone, or the serial walk needs less memory */
-    int64_t found = 0;
-#pragma omp parallel num_threads(team) reduction(+ : found)
-    {
-        const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        const int64_t begin = sgk_even_start(count, t, nt);
-        const int64_t end = sgk_even_start(count, t + 1, nt);
-        uint64_t *own = bits + t * words; /* the slots of thread t's chunk of the pairs */
-        memset(own, 0, (size_t)words * sizeof *own);
-        for (int64_t n = begin; n < end; n++)
-            own[slot[n] >> 6] |= UINT64_C(1) << (slot[n] & 63);
-#pragma omp barrier
-        const int64_t w1 = sgk_even_start(words, t + 1, nt);
-        for (int64_t w = sgk_even_start(words, t, nt); w < w1; w++) {
-            uint64_t any = 0;
-            for (int64_t u = 0; u < nt; u++)
-                any |= bits[u * words + w];
-            found += __builtin_popcountll(any);
-        }
-    }
+    bitmap_job job = {.slot = slot, .count = count, .words = words, .team = team, .bits = bits};
+    /* The team was sized above: no threshold, one part per thread. */
+    sgk_parallel_for(team, team, count * BITMAP_BYTES_PER_PAIR, 0, mark_parts, &job);
+    sgk_parallel_for(words, team, team * words * (int64_t)sizeof *bits, 0, count_words, &job);
     free(bits);
-    *distinct = found;
+    *distinct = job.found;
     return true;
 }
 

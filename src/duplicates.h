@@ -11,8 +11,10 @@
    a sort, and return SGK_ERR_OUT_OF_MEMORY when scratch cannot be had.  The
    bitmap count runs on up to `threads` threads, as sgk_parallel_for does with
    min_bytes; its result does not depend on the thread count.  Everything
-   else is serial: a parallel last-occurrence walk measured slower at two
-   threads than this one (6.1 against 5.5 ms on 2M pairs). */
+   else is serial: a parallel last-occurrence walk (per-thread bitmaps,
+   their suffix unions, then a backward walk per chunk) makes three passes
+   where this one makes one, and was slower at two threads
+   (bench/partition-bench). */
 
 /* How many distinct slots slot[0..count) names, among `slots`. */
 sgk_status sgk_count_distinct(const int64_t *slot, int64_t count, int64_t slots,

@@ -9,9 +9,9 @@
 /* An array of n elements of `size` bytes (at least one element), released
    with free().  Arrays of a page or more start on a cache line: a
    scatter's scratch block then takes whole lines from the data and gives
-   whole lines to the output (scatter_elements_none 5.9-8.6 ms -> 5.9-6.3
-   against malloc's 16-byte alignment, sgk-bench, AMD EPYC VM, 5 rounds
-   alternated); smaller ones keep malloc's lower cost.  Large arrays
+   whole lines to the output, where malloc's 16-byte alignment would split
+   a line at both ends of every copy (sgk-bench scatter_elements_none);
+   smaller ones keep malloc's lower cost.  Large arrays
    ask for transparent huge pages: a plan's arrays are written once right
    after allocation, and 4 KiB page faults would otherwise cost the planner
    more than its own work. */

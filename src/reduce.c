@@ -14,9 +14,9 @@
    `to` the pair's destination element and `from` its update, both counted
    in units of `scale` dst/src pointer steps.  Grouped pairs read their
    updates out of order, and one-shot ranges reach destinations past L2:
-   both are fetched ahead.  Blocks in L2 gain too (elementwise_max 4.0-5.6
-   ms -> 3.5-4.6 with 16-bit slots, sgk-bench, AMD EPYC VM, 4 rounds
-   alternated). */
+   both are fetched ahead.  Blocks in L2 gain too: an L2 hit still takes
+   longer than a pair's own work (sgk-bench elementwise_max, 16-bit
+   slots). */
 #define SINGLE_ELEMENT_LOOPS(scale, ...)                                             \
     if (pos != NULL) {                                                               \
         for (int64_t i = begin; i < end; i++) {                                      \

@@ -61,8 +61,9 @@ static int64_t default_parallel_min_bytes(const sgk_topology *topo)
 static int64_t default_stream_min_bytes(const sgk_topology *topo)
 {
     /* An output twice the size of the cores' private caches cannot stay near
-       the cores anyway; measured on the 2-core development VM, streaming
-       pays from there on even while the output would fit its large L3. */
+       the cores anyway: from there on, not reading each destination line
+       before overwriting it saves more than keeping the output in a shared
+       L3 would, even an L3 large enough to hold it. */
     int64_t l2 = topo->l2_bytes > 0 ? topo->l2_bytes : 1024 * 1024;
     return 2 * l2 * topo->physical_cores;
 }
@@ -110,6 +111,8 @@ static void load_config(void)
         config.simd_scalar = strcmp(v, "scalar") == 0;
         note("SGK_SIMD", v, ok);
     }
+    /* Before any kernel can run: see sgk_simd_force_portable. */
+    sgk_simd_force_portable(config.simd_scalar);
 
     config.parallel_min_bytes = default_parallel_min_bytes(topo);
     if ((v = read_env("SGK_PARALLEL_MIN_BYTES")) != NULL) {

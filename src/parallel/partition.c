@@ -1,4 +1,3 @@
-#include <omp.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +15,9 @@
    the cursors end where they began.  The slots go first, advancing the
    cursors, and the positions follow in a backward pass that rewinds them:
    writing both at once keeps two output streams open per bucket, and past
-   about 32 streams in all the stores fall off a cliff on this machine (2M
-   pairs into 32 buckets measured 7 to 40 ms from one minute to the next
-   that way; one array at a time, 6 ms each, every time). */
+   about 32 streams in all the stores slow down several times over and
+   erratically; one array at a time halves the streams and keeps the time
+   steady (bench/partition-bench). */
 static void scatter_pairs(const int64_t *key, const int64_t *position, int64_t begin,
                           int64_t end, int shift, int64_t *cursor, int64_t *out_slot,
                           int64_t *out_position)
@@ -46,12 +45,69 @@ static void partition_serial(const int64_t *key, const int64_t *position, int64_
     scatter_pairs(key, position, 0, count, shift, start, out_slot, out_position);
 }
 
+/* The parallel partition: the pairs cut into `team` parts, each part with
+   its own histogram row and cursors.  State belongs to the part, not to the
+   worker running it, so the result is the same when sgk_parallel_for runs
+   several parts on one worker. */
+typedef struct {
+    const int64_t *key, *position;
+    int64_t count, buckets, team;
+    int shift;
+    int64_t stride; /* histogram row length, whole cache lines */
+    int64_t *hist;  /* row k: part k's bucket counts, then its cursors */
+    int64_t *out_slot, *out_position;
+} partition_job;
+
+/* Counts parts [first, last)'s pairs per bucket, each into its own row. */
+static void count_parts(void *ctx, int worker, int64_t first, int64_t last)
+{
+    (void)worker;
+    const partition_job *job = ctx;
+    for (int64_t k = first; k < last; k++) {
+        const int64_t begin = sgk_even_start(job->count, k, job->team);
+        const int64_t end = sgk_even_start(job->count, k + 1, job->team);
+        int64_t *h = job->hist + k * job->stride;
+        memset(h, 0, (size_t)job->buckets * sizeof *h);
+        for (int64_t n = begin; n < end; n++)
+            h[job->key[n] >> job->shift]++;
+    }
+}
+
+/* Turns the counts into cursors, bucket by bucket and part by part: part
+   k's pairs of bucket b follow those of the parts before it, which keeps the
+   order stable. */
+static void place_parts(const partition_job *job, int64_t *bucket_start)
+{
+    int64_t running = 0;
+    for (int64_t b = 0; b < job->buckets; b++) {
+        bucket_start[b] = running;
+        for (int64_t k = 0; k < job->team; k++) {
+            int64_t c = job->hist[k * job->stride + b];
+            job->hist[k * job->stride + b] = running;
+            running += c;
+        }
+    }
+    bucket_start[job->buckets] = running;
+}
+
+/* Moves parts [first, last)'s pairs from their rows' cursors on. */
+static void scatter_parts(void *ctx, int worker, int64_t first, int64_t last)
+{
+    (void)worker;
+    const partition_job *job = ctx;
+    for (int64_t k = first; k < last; k++)
+        scatter_pairs(job->key, job->position, sgk_even_start(job->count, k, job->team),
+                      sgk_even_start(job->count, k + 1, job->team), job->shift,
+                      job->hist + k * job->stride, job->out_slot, job->out_position);
+}
+
 sgk_status sgk_partition_stable(const int64_t *key, const int64_t *position, int64_t count,
                                 int shift, int64_t buckets, int threads, int64_t min_bytes,
                                 int64_t *bucket_start, int64_t *out_slot, int64_t *out_position)
 {
-    int team = sgk_parallel_threads(count, threads, count * PARTITION_BYTES_PER_PAIR, min_bytes);
-    /* Every thread clears, and the prefix walks, a histogram of all buckets:
+    const int64_t bytes = count * PARTITION_BYTES_PER_PAIR;
+    int team = sgk_parallel_threads(count, threads, bytes, min_bytes);
+    /* Every part clears, and the prefix walks, a histogram of all buckets:
        that stays below the per-pair work while buckets * team <= count.  With
        more buckets the team shrinks, down to the serial sort, which costs
        O(buckets) too.  (A two-pass radix, high bits then low bits, would keep
@@ -65,39 +121,20 @@ sgk_status sgk_partition_stable(const int64_t *key, const int64_t *position, int
         return SGK_OK;
     }
     /* Rows padded to whole cache lines on a line-aligned base: neighbouring
-       threads' counters must not share a line, or every increment near a
-       row's end bounces it between cores (that once made 2 threads 3x
-       slower than 1). */
+       parts' counters must not share a line, or every increment near a row's
+       end bounces it between cores, enough to make two threads slower than
+       one. */
     const int64_t stride = (buckets + 7) & ~INT64_C(7);
     int64_t *hist = aligned_alloc(64, (size_t)(stride * team) * sizeof *hist);
     if (hist == NULL)
         return SGK_ERR_OUT_OF_MEMORY;
-#pragma omp parallel num_threads(team)
-    {
-        const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        const int64_t begin = sgk_even_start(count, t, nt), end = sgk_even_start(count, t + 1, nt);
-        int64_t *h = hist + t * stride;
-        memset(h, 0, (size_t)buckets * sizeof *h);
-        for (int64_t n = begin; n < end; n++)
-            h[key[n] >> shift]++;
-#pragma omp barrier
-        /* Bucket by bucket, thread by thread: thread t's pairs of bucket b
-           follow those of threads before it, which keeps the order stable. */
-#pragma omp single
-        {
-            int64_t running = 0;
-            for (int64_t b = 0; b < buckets; b++) {
-                bucket_start[b] = running;
-                for (int64_t u = 0; u < nt; u++) {
-                    int64_t c = hist[u * stride + b];
-                    hist[u * stride + b] = running;
-                    running += c;
-                }
-            }
-            bucket_start[buckets] = running;
-        }
-        scatter_pairs(key, position, begin, end, shift, h, out_slot, out_position);
-    }
+    partition_job job = {.key = key, .position = position, .count = count, .buckets = buckets,
+                         .team = team, .shift = shift, .stride = stride, .hist = hist,
+                         .out_slot = out_slot, .out_position = out_position};
+    /* One part per thread: the team was sized above, so no threshold. */
+    sgk_parallel_for(team, team, bytes, 0, count_parts, &job);
+    place_parts(&job, bucket_start);
+    sgk_parallel_for(team, team, bytes, 0, scatter_parts, &job);
     free(hist);
     return SGK_OK;
 }
@@ -213,10 +250,12 @@ sgk_status sgk_sort_blocks_by_slot(const int64_t *block_start, int64_t first, in
                 status = SGK_ERR_OUT_OF_MEMORY;
                 break;
             }
-            /* Clearing and summing a histogram of the block's slots costs
-               well under a nanosecond a slot, merging a few nanoseconds a
-               pair per level: the histogram pays up to about 16 slots a
-               pair.  shift < 40 keeps the shift and the product defined. */
+            /* Clearing and summing a histogram of the block's slots is a
+               sequential pass, a small fraction of the cost per pair of one
+               merge level, and merging takes a level per doubling: the
+               histogram pays up to about 16 slots a pair
+               (bench/partition-bench).  shift < 40 keeps the shift and the
+               product defined. */
             if (shift < 40 && INT64_C(1) << shift <= 16 * n) {
                 int64_t local = INT64_C(1) << shift;
                 if (hist_len < local) {

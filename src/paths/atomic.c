@@ -5,7 +5,7 @@
    and applied with atomic read-modify-writes. */
 #include <stdlib.h>
 
-#include "parallel/atomic_reduce.h"
+#include "atomic_reduce.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
 

@@ -16,9 +16,8 @@ int64_t CompiledTarget() { return HWY_TARGET; }
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-extern "C" {
-#include "runtime_config.h"
-}
+#include <atomic>
+
 #include "simd/dispatch.h"
 #include "simd/simd.h"
 
@@ -26,9 +25,22 @@ namespace sgk {
 
 HWY_EXPORT(CompiledTarget);
 
+namespace {
+// Set by the configuration as it loads, read once by TableIndex.  The
+// configuration's pthread_once already orders the two for every caller;
+// the atomic keeps even a caller that skipped it (none does) free of a
+// data race.
+std::atomic<bool> force_portable{false};
+}  // namespace
+
+extern "C" void sgk_simd_force_portable(bool on) {
+  force_portable.store(on, std::memory_order_relaxed);
+}
+
 size_t TableIndex() {
   static const size_t index = [] {
-    if (sgk_config_get()->simd_scalar) return size_t{HWY_MAX_DYNAMIC_TARGETS + 1};
+    if (force_portable.load(std::memory_order_relaxed))
+      return size_t{HWY_MAX_DYNAMIC_TARGETS + 1};
     // A private ChosenTarget: the same selection Highway makes, without
     // touching Highway's process-wide state that other libraries share.
     hwy::ChosenTarget chosen;

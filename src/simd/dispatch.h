@@ -1,6 +1,7 @@
 // Dispatch for sgk's Highway kernels.  Highway's own HWY_DYNAMIC_DISPATCH
-// would always take the best target; sgk also honours SGK_SIMD=scalar, so it
-// picks the dispatch-table entry once per process itself.
+// would always take the best target; sgk can be told to take the portable
+// fallback instead (sgk_simd_force_portable), so it picks the dispatch-table
+// entry once per process itself.
 #ifndef SGK_SIMD_DISPATCH_H
 #define SGK_SIMD_DISPATCH_H
 

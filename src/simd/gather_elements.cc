@@ -16,10 +16,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Brings a byte range into L1 a few lines at a time while a gather runs:
 // as four streams a quarter of the range apart, each advancing by `step`
 // lines per gathered vector, so that the whole range is fetched by the end
-// of the run.  Fetching it all at once when the run starts, as before,
-// overflows the core's queue of misses, and most of those prefetches seem
-// to be dropped: gather_elements (16 KiB ranges) 7.3-10.5 ms -> 2.7-3.5
-// (sgk-bench, AMD EPYC VM, 2 threads, builds alternated, 4 rounds).
+// of the run.  Fetching it all at once when the run starts would overflow
+// the core's queue of misses, and most of those prefetches would be dropped
+// (sgk-bench gather_elements, whose runs fetch 16 KiB ranges).
 class Fetcher {
  public:
   Fetcher(const uint8_t* begin, size_t bytes, int64_t vectors)

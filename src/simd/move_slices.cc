@@ -46,10 +46,10 @@ HWY_INLINE void CopyFourRows(uint8_t* const* dst, const uint8_t* const* src, siz
 // Copies 4 * kPage bytes a vector from each page in turn: four sequential
 // streams, one per page, keep the hardware prefetchers fetching four pages
 // at once where a single stream keeps one in flight (glibc's large memcpy
-// does the same).  On the development VM (AVX3, 2 threads), a streamed
-// 153 MB copy took 9.2 ms instead of 11.9 (1 KiB quarters: 13.6 ms), and
-// 64 MiB read into a 512 KiB scratch block by block 2.4-2.6 ms instead of
-// 3.1-3.3.
+// does the same).  Whole pages, not smaller quarters: four streams of 1 KiB
+// quarters were slower than one stream.  Large copies gain, streamed or not
+// (sgk-bench ov_example5, kv_cache_token), and so do reads of a large
+// source into a scratch block, block by block.
 template <bool kStream>
 HWY_INLINE void CopyFourPages(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src) {
   uint8_t* const to[4] = {dst, dst + kPage, dst + 2 * kPage, dst + 3 * kPage};
@@ -143,10 +143,10 @@ HWY_INLINE void PrefetchToL2(const uint8_t* row, size_t bytes) {
 }
 
 // Slices picked by a slot list start at unpredictable places: fetch the
-// fourth one ahead while this one copies.  hwy::Prefetch has no hint;
-// against it (2 ahead, to L1) gather_embedding took 5.1-6.1 ms instead of
-// 5.3-9.4, gather_batch1 1.06-1.27 instead of 1.10-1.37 (A/B alternated, 5
-// rounds).
+// fourth one ahead while this one copies.  Not hwy::Prefetch, which has
+// no hint and fetches into L1: there the prefetches compete with the copy
+// for fill buffers, and fetched two ahead they were slower and far less
+// steady (sgk-bench gather_embedding, gather_batch1).
 HWY_INLINE void PrefetchNext(const uint8_t* src, const int64_t* src_slots, int64_t n,
                              int64_t end, size_t slice_bytes, size_t stride_bytes) {
   if (src_slots != nullptr && n + kPrefetchAhead < end)
@@ -159,12 +159,12 @@ HWY_INLINE void PrefetchNext(const uint8_t* src, const int64_t* src_slots, int64
 // output 16 bytes off a vector boundary (NumPy's usual alignment), or slices
 // not a multiple of the vector.
 // StreamRun per row would write each row's first and last partial vector with
-// plain stores, reading those lines first, between the streamed ones; for
-// 1 KiB rows 16 bytes off, that made a gather about 1.5x slower than into an
-// aligned output.  Here the output is one run: every aligned vector is
-// streamed, the one straddling rows n and n+1 assembled from both, and only
-// the range's first and last partial vectors are plain stores.  Needs
-// slice_bytes >= the vector size.
+// plain stores, reading those lines first, between the streamed ones: for
+// 1 KiB rows 16 bytes off, two lines read for every sixteen written, and
+// the streamed stores interrupted twice a row.  Here the output is one run:
+// every aligned vector is streamed, the one straddling rows n and n+1
+// assembled from both, and only the range's first and last partial vectors
+// are plain stores.  Needs slice_bytes >= the vector size.
 HWY_INLINE void StreamRows(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
                            const int64_t* src_slots, int64_t begin, int64_t end,
                            size_t slice_bytes, size_t stride_bytes) {
@@ -235,17 +235,14 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
 // reads a fifth of its rows): the hardware prefetchers, which follow
 // sequential lines, do not get ahead of them, so the first KiB of each
 // stream's row two ahead is fetched into L2 (PrefetchToL2; the tail rows
-// after the four quarters go unfetched).  gather_batch1
-// 0.88-1.80 ms -> 0.72-0.89 (sgk-bench, AMD EPYC VM, 4 rounds, builds
-// alternated, against the build before the four streams); gather_embedding
-// not slower.
+// after the four quarters go unfetched).  sgk-bench gather_batch1 gains;
+// gather_embedding, which reads most of its source rows, does not lose.
 constexpr int64_t kRowsAhead = 2;
 
 // Rows order[begin..end) in that order, which is ascending source order:
 // the range's four quarters are copied side by side, a row of each in turn,
 // so that the source is read as four front-to-back streams, not one (see
-// CopyFourPages).  gather_embedding 3.7-5.0 ms -> 2.8-4.2 (sgk-bench, AMD
-// EPYC VM, 2 threads, builds alternated, 5 rounds).  dst and row_bytes are
+// CopyFourPages; sgk-bench gather_embedding).  dst and row_bytes are
 // multiples of the vector.
 void MoveRowsInOrder(void* dst_v, const void* src_v, const int64_t* src_slots,
                      const int32_t* order, int64_t begin, int64_t end, size_t row_bytes,

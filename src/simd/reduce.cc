@@ -325,9 +325,9 @@ void Apply(void* dst_v, const int64_t* slot, const void* src_v, const int64_t* p
   const size_t row = static_cast<size_t>(stride) * kPerElement;
   const size_t n = static_cast<size_t>(width) * kPerElement;
   // Updates picked through pos are read out of order: fetch the slice after
-  // next (up to 1 KiB of it) while this one is reduced.  Short slices do
-  // without: out-of-order execution already overlaps their loads, and the
-  // prefetches made them slower (measured with AVX3, 16-32 byte slices).
+  // next (up to 1 KiB of it) while this one is reduced.  Slices below
+  // kPrefetchMinBytes do without: out-of-order execution already overlaps
+  // their loads, so a prefetch would only add work to every pair.
   const bool prefetch = pos != nullptr && n * sizeof(T) >= kPrefetchMinBytes;
   for (int64_t i = begin; i < end; i++) {
     if (prefetch && i + kPrefetchAhead < end) {

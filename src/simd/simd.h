@@ -11,9 +11,21 @@
 extern "C" {
 #endif
 
-/* Name of the Highway target the kernels dispatch to ("AVX3", "EMU128"...);
-   SGK_SIMD=scalar selects Highway's portable fallback. */
+/* Name of the Highway target the kernels dispatch to ("AVX3", "EMU128"...). */
 const char *sgk_simd_target_name(void);
+
+/* on: the kernels dispatch to Highway's portable fallback instead of the
+   best target the CPU supports (SGK_SIMD=scalar).  The policy is the
+   configuration's, pushed down here so that these kernels depend on
+   nothing above them: the configuration calls this once, while it loads.
+   The target is chosen at the first kernel call (or sgk_simd_target_name)
+   and kept for the process, so that every kernel of a plan runs on the
+   same one; a call after that changes nothing.  That first call always
+   comes later: every public entry point that reaches a kernel loads the
+   configuration first (a plan is built from its thread count and
+   thresholds, execution needs a plan, and sgk_runtime_describe reads it
+   before naming the target). */
+void sgk_simd_force_portable(bool on);
 
 /* dst[0..bytes) = src[0..bytes); the buffers do not overlap.  stream: write
    with non-temporal stores, for output that will not be read again soon. */

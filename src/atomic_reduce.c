@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "atomic_reduce.h"
 #include "cell_ops.h"
-#include "parallel/atomic_reduce.h"
 
 #define RELAXED __ATOMIC_RELAXED
 
