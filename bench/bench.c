@@ -301,6 +301,9 @@ static void usage(FILE *out)
             "  --quick            --scale 0.25 --reps 5 unless given explicitly\n"
             "  --mode plan|oneshot  time sgk_execute of a plan made beforehand (default)\n"
             "                     or the whole one-shot call\n"
+            "  --callers N        instead of the suite: the throughput of 1, 2, 4 ... N\n"
+            "                     threads making one-shot calls at once, on OpenMP and\n"
+            "                     on a host pool, over one caller's\n"
             "  --json FILE        also write the results as JSON\n"
             "  --list             list the workloads and exit\n"
             "  --help             this text\n"
@@ -357,6 +360,14 @@ static int parse_options(int argc, char **argv, bench_options *opt)
                 fprintf(stderr, "sgk-bench: --mode takes plan or oneshot, not %s\n", v);
                 return -1;
             }
+            i++;
+        } else if (strcmp(a, "--callers") == 0) {
+            double n;
+            if (v == NULL || parse_number(v, 1, 64, &n) != 0 || n != (int)n) {
+                fprintf(stderr, "sgk-bench: --callers takes a whole number from 1 to 64\n");
+                return -1;
+            }
+            opt->callers = (int)n;
             i++;
         } else if (strcmp(a, "--threads") == 0) {
             if (parse_number(v, 0, 1024, &x) != 0 || x != (int)x) {
@@ -444,8 +455,10 @@ int main(int argc, char **argv)
 
     size_t total = 0, done = 0;
     for (size_t w = 0; w < bench_workload_count; w++)
-        total += selected[w];
-    for (size_t w = 0; w < bench_workload_count; w++) {
+        total += selected[w] && run.opt.callers == 0;
+    if (run.opt.callers > 0)
+        bench_callers(&run);
+    for (size_t w = 0; w < bench_workload_count && run.opt.callers == 0; w++) {
         if (!selected[w])
             continue;
         fprintf(stderr, "[%zu/%zu] %s ...", ++done, total, bench_workloads[w].name);

@@ -6,7 +6,8 @@
    bench.c      options, copy bandwidth, the timing loop
    floor.c      the traffic floor: the workload's bytes moved with no index work
    workloads.c  the workload suite, its traffic formulas and result checks
-   report.c     the table on stdout and the JSON file */
+   report.c     the table on stdout and the JSON file
+   callers.c    --callers: throughput of concurrent one-shot callers */
 #ifndef SGK_BENCH_H
 #define SGK_BENCH_H
 
@@ -28,6 +29,7 @@ typedef struct {
     bool quick;
     const char *json_path;  /* NULL: no JSON */
     const char *selection;  /* comma-separated workload names; NULL: all */
+    int callers;            /* > 0: the concurrent-callers run (callers.c) */
 } bench_options;
 
 typedef struct {
@@ -111,6 +113,9 @@ typedef struct {
 
 extern const bench_workload bench_workloads[];
 extern const size_t bench_workload_count;
+
+/* --callers (callers.c): results for 1, 2, 4 ... opt.callers callers. */
+void bench_callers(bench_run *run);
 
 /* Output (report.c). */
 void bench_report_table(FILE *out, const bench_run *run);

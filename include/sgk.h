@@ -127,6 +127,40 @@ SGK_API const char *sgk_runtime_describe(void);
 /* Worker threads for later plans and calls; 0 restores the default. */
 SGK_API sgk_status sgk_set_num_threads(int n);
 
+/* ---- the host's thread pool ------------------------------------------ */
+
+/* One task of a parallel loop: sgk's work item i. */
+typedef void (*sgk_task_fn)(void *task_ctx, size_t i);
+
+/* A host's parallel-for, for servers that own a thread pool (as XNNPACK
+   takes a pthreadpool_t and oneDNN a threadpool): with one set, sgk runs
+   its parallel loops on the host's workers and starts no OpenMP threads. */
+typedef struct {
+    /* Runs task(task_ctx, i) once for every i in [0, n), on any of the
+       pool's threads (the calling thread included), any number at once,
+       and returns when all have returned.  sgk calls it with n no larger
+       than its thread count. */
+    void (*parallel_for)(void *pool, size_t n, sgk_task_fn task, void *task_ctx);
+    void *pool;
+    /* Tasks the pool runs at once: the default thread count of later
+       plans and calls (sgk_set_num_threads and SGK_NUM_THREADS still
+       override it); 0 keeps sgk's default. */
+    int workers;
+    /* Optional: nonzero when the calling thread is one of the pool's
+       workers.  sgk then runs that call's loops on the calling thread
+       alone, as it does inside an OpenMP parallel region, so that a pool
+       that cannot be entered from its own workers never waits on itself.
+       NULL for pools that nest (oneTBB). */
+    int (*in_worker)(void *pool);
+} sgk_parallel_backend;
+
+/* Installs the host's parallel-for (copied), or with NULL restores
+   OpenMP.  Takes effect for every later parallel loop, plans made before
+   included; safe to call while other threads run sgk.  After fork(), a
+   child runs serially until it installs a backend of its own: OpenMP's
+   workers, and the host's, belong to the parent. */
+SGK_API sgk_status sgk_set_parallel_backend(const sgk_parallel_backend *backend);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 
 #include <config.h>
 
+#include "parallel/backend.h"
 #include "runtime_config.h"
 #include "error.h"
 #include "simd/simd.h"
@@ -146,13 +147,30 @@ const sgk_config *sgk_config_get(void)
     return &config;
 }
 
+/* A forked child without a pool of its own runs every loop on the calling
+   thread (parallel/backend.h): its plans are made for one thread too, and
+   SGK_VERBOSE says so once. */
+static int forked_child_threads(void)
+{
+    static atomic_int told;
+    if (sgk_config_get()->verbose && atomic_exchange(&told, 1) == 0)
+        fprintf(stderr, "sgk: in a forked child: running on the calling thread only "
+                        "(OpenMP's workers are the parent's)\n");
+    return 1;
+}
+
 int sgk_config_threads(void)
 {
     const sgk_config *c = sgk_config_get();
+    const int workers = sgk_backend_workers();
+    if (workers == 0 && sgk_backend_forked())
+        return forked_child_threads();
     int override = atomic_load_explicit(&thread_override, memory_order_relaxed);
     if (override > 0)
         return override;
-    return c->env_threads > 0 ? c->env_threads : c->default_threads;
+    if (c->env_threads > 0)
+        return c->env_threads;
+    return workers > 0 ? workers : c->default_threads;
 }
 
 sgk_status sgk_set_num_threads(int n)
@@ -178,15 +196,18 @@ const char *sgk_version(void)
 const char *sgk_runtime_describe(void)
 {
     static _Thread_local char text[2048];
+    char parallel[160];
     const sgk_config *c = sgk_config_get();
     const sgk_topology *t = sgk_topology_get();
     snprintf(text, sizeof text,
              "sgk %s; simd %s%s; threads %d (default %d, physical cores %d, logical %d); "
+             "parallel loops on %s; "
              "numa nodes %d; caches L1d %lld KiB, L2 %lld KiB, L3 %lld KiB%s; "
              "parallel above %lld bytes; streaming stores from %lld bytes; deterministic %s; reduce path %s; "
              "env overrides: %s; ignored: %s",
              PACKAGE_VERSION, sgk_simd_target_name(), c->simd_scalar ? " (forced)" : "",
              sgk_config_threads(), c->default_threads, t->physical_cores, t->logical_cpus,
+             sgk_backend_describe(parallel, sizeof parallel),
              t->numa_nodes, (long long)(t->l1d_bytes >> 10), (long long)(t->l2_bytes >> 10),
              (long long)(t->l3_bytes >> 10), t->from_hwloc ? "" : " (hwloc unavailable)",
              (long long)c->parallel_min_bytes, (long long)c->stream_min_bytes, c->deterministic ? "yes" : "no",

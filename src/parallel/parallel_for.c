@@ -1,11 +1,30 @@
+/* The one place that opens a parallel region: OpenMP's, or the host's
+   pool (parallel/backend.h). */
 #include <omp.h>
 #include <stddef.h>
 
+#include "parallel/backend.h"
 #include "parallel/parallel_for.h"
+
+/* Set while this thread runs one of sgk's ranges: a loop inside it stays
+   on the thread, whichever pool the thread belongs to. */
+static _Thread_local int in_range;
+
+/* Whether a loop started here must stay on the calling thread: inside
+   another parallel loop, or in a forked child without a pool of its own. */
+static bool stay_on_caller(void)
+{
+    if (in_range)
+        return true;
+    sgk_parallel_backend host;
+    if (sgk_backend_host(&host))
+        return host.in_worker != NULL && host.in_worker(host.pool);
+    return sgk_backend_forked() || omp_in_parallel();
+}
 
 int sgk_parallel_threads(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes)
 {
-    if (threads <= 1 || n <= 1 || work_bytes < min_bytes || omp_in_parallel())
+    if (threads <= 1 || n <= 1 || work_bytes < min_bytes || stay_on_caller())
         return 1;
     /* Each thread gets at least min_bytes of work, so a loop just above the
        threshold does not wake the whole team. */
@@ -21,20 +40,46 @@ int sgk_parallel_threads(int64_t n, int threads, int64_t work_bytes, int64_t min
 /* Where range t of `team` ranges over [0, n) begins; t == team gives n. */
 typedef int64_t (*range_start)(const void *cut, int64_t n, int64_t t, int64_t team);
 
+typedef struct {
+    int64_t n;
+    int team;
+    range_start start;
+    const void *cut;
+    sgk_range_body body;
+    void *ctx;
+} ranges;
+
+/* Range t of the team, on whichever thread runs it: the worker index is
+   the range's, so per-worker scratch stays per range on any pool. */
+static void run_range(void *r_, size_t t)
+{
+    const ranges *r = r_;
+    int64_t begin = r->start(r->cut, r->n, (int64_t)t, r->team);
+    int64_t end = r->start(r->cut, r->n, (int64_t)t + 1, r->team);
+    if (begin < end) {
+        in_range += r->team > 1;
+        r->body(r->ctx, (int)t, begin, end);
+        in_range -= r->team > 1;
+    }
+}
+
 static void run_ranges(int64_t n, int team, range_start start, const void *cut,
                        sgk_range_body body, void *ctx)
 {
+    ranges r = {n, team, start, cut, body, ctx};
+    sgk_parallel_backend host;
     if (team == 1) {
-        if (n > 0)
-            body(ctx, 0, 0, n);
-        return;
-    }
+        run_range(&r, 0);
+    } else if (sgk_backend_host(&host)) {
+        host.parallel_for(host.pool, (size_t)team, run_range, &r);
+    } else {
 #pragma omp parallel num_threads(team)
-    {
-        int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int64_t begin = start(cut, n, t, nt), end = start(cut, n, t + 1, nt);
-        if (begin < end)
-            body(ctx, (int)t, begin, end);
+        {
+            /* OpenMP may give fewer threads than asked: the team is theirs */
+            ranges mine = r;
+            mine.team = omp_get_num_threads();
+            run_range(&mine, (size_t)omp_get_thread_num());
+        }
     }
 }
 

@@ -357,6 +357,70 @@ class ScatterNDTests(unittest.TestCase):
         assert_same(self, sgk.scatter_nd(data, idx[:, None], upd), want)
 
 
+def _check_every_operator(seed):
+    """Every operator, one-shot and planned, large enough for parallel
+    paths, against NumPy; returns a failure's text or None."""
+    rng = np.random.default_rng(seed)
+    data = rng.standard_normal((2048, 512)).astype(np.float32)
+    rows = rng.integers(-2048, 2048, 4096)
+    upd = rng.standard_normal((4096, 512)).astype(np.float32)
+    want = data.copy()
+    np.add.at(want, rows, upd)
+    checks = [
+        ("scatter_nd add", sgk.scatter_nd(data, rows[:, None], upd, "add"), want),
+        ("scatter_nd plan", sgk.ScatterNDPlan(data, rows[:, None], upd, "add")
+         .execute(data, upd), want),
+        ("gather_nd", sgk.gather_nd(data, rows[:, None]), data[rows]),
+    ]
+    idx = rng.integers(0, 512, (2048, 512))
+    checks.append(("gather_elements", sgk.gather_elements(data, idx, 1),
+                   np.take_along_axis(data, idx, 1)))
+    want = data.copy()
+    np.maximum.at(want, (np.repeat(np.arange(2048), 512), idx.reshape(-1)),
+                  data.reshape(-1))
+    checks.append(("scatter_elements max",
+                   sgk.scatter_elements(data, idx, data, 1, "max"), want))
+    for name, got, expected in checks:
+        if got.tobytes() != expected.tobytes():
+            return name + " differs from NumPy"
+    return None
+
+
+def _fork_worker(seed):
+    """In a forked worker: _check_every_operator, and the runtime saying it
+    runs serially."""
+    if "forked child" not in sgk.runtime_describe():
+        return "the runtime does not say it is a forked child"
+    return _check_every_operator(seed)
+
+
+class ForkTests(unittest.TestCase):
+    """multiprocessing with the fork start method after parallel sgk calls:
+    libgomp's workers are the parent's, and a child that entered a parallel
+    region hung.  A hang fails the test after FORK_SECONDS, and the pool is
+    terminated, so no process is left behind."""
+
+    FORK_SECONDS = 120
+
+    def test_pool_of_forked_workers(self):
+        import multiprocessing
+        sgk.set_num_threads(2)
+        try:
+            self.assertIsNone(_check_every_operator(1))  # the parent's threads start
+            pool = multiprocessing.get_context("fork").Pool(2)
+            try:
+                results = pool.map_async(_fork_worker, range(4)).get(self.FORK_SECONDS)
+            except multiprocessing.TimeoutError:
+                self.fail("forked workers hung for %d s" % self.FORK_SECONDS)
+            finally:
+                pool.terminate()
+                pool.join()
+            self.assertEqual(results, [None] * 4)
+            self.assertIn("parallel loops on OpenMP", sgk.runtime_describe())
+        finally:
+            sgk.set_num_threads(0)
+
+
 class GatherNDTests(unittest.TestCase):
     def test_every_type(self):
         for name in ALL_TYPES:
