@@ -12,16 +12,8 @@
 
 #include "sgk.h"
 
-/* Bytes per element, from the dtype list (not from the library). */
-size_t ref_dtype_size(sgk_dtype dtype);
-const char *ref_dtype_name(sgk_dtype dtype);
-const char *ref_reduction_name(sgk_reduction reduction);
-
 /* 1 when the DESIGN.md §2 table defines the reduction for the type. */
 int ref_reduction_supported(sgk_dtype dtype, sgk_reduction reduction);
-
-/* Product of the dimensions (1 for rank 0). */
-int64_t ref_numel(int32_t rank, const int64_t *shape);
 
 /* One step of the sequential loop: *dst = f(*dst, *src) for one element. */
 void ref_apply(sgk_dtype dtype, sgk_reduction reduction, void *dst, const void *src);

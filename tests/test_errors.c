@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "sgk.h"
 
 /* Slack after every checked buffer, to catch writes past the end too. */
@@ -61,36 +62,11 @@ static int group_setup(void **state)
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static size_t elem_size(sgk_dtype t)
-{
-    switch (t) {
-    case SGK_BOOL: case SGK_INT8: case SGK_UINT8: return 1;
-    case SGK_INT16: case SGK_UINT16: case SGK_FLOAT16: case SGK_BFLOAT16: return 2;
-    case SGK_INT32: case SGK_UINT32: case SGK_FLOAT32: return 4;
-    case SGK_INT64: case SGK_UINT64: case SGK_FLOAT64: case SGK_COMPLEX64: return 8;
-    case SGK_COMPLEX128: return 16;
-    case SGK_STRING: return sizeof(const char *);
-    }
-    return 0;
-}
-
 /* Bytes of n elements; an invalid dtype counts as 4 bytes per element. */
 static size_t bytes_of(sgk_dtype t, size_t n)
 {
-    size_t s = elem_size(t);
+    size_t s = tc_dtype_size(t);
     return n * (s ? s : 4);
-}
-
-static const char *sname(sgk_status s)
-{
-    const char *n = sgk_status_name(s);
-    return n ? n : "(null)";
-}
-
-static const char *last_error_text(void)
-{
-    const char *m = sgk_last_error();
-    return m ? m : "(null)";
 }
 
 static void failf(const char *file, int line, const char *fmt, ...)
@@ -102,22 +78,6 @@ static void failf(const char *file, int line, const char *fmt, ...)
     va_end(ap);
     print_error("%s\n", buf);
     _fail(file, line);
-}
-
-static void fill_sentinel(void *p, size_t n)
-{
-    uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(0xA5u ^ (uint8_t)(i * 29u));
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        print_error("out of memory allocating %zu bytes\n", n);
-        fail();
-    }
-    return p;
 }
 
 static void *snapshot(const void *p, size_t n)
@@ -132,10 +92,10 @@ static void check_bytes_at(const char *file, int line, const char *label, const 
                            const void *got, const void *want, size_t n)
 {
     const uint8_t *g = got, *w = want;
-    for (size_t i = 0; i < n; i++)
-        if (g[i] != w[i])
-            failf(file, line, "%s: %s modified at byte %zu of %zu (0x%02x, was 0x%02x)", label,
-                  what, i, n, g[i], w[i]);
+    size_t i = tc_first_difference(got, want, n);
+    if (i < n)
+        failf(file, line, "%s: %s modified at byte %zu of %zu (0x%02x, was 0x%02x)", label, what,
+              i, n, g[i], w[i]);
 }
 
 /* Leave a known, unrelated message behind so that a call which fails without
@@ -155,7 +115,7 @@ static void check_error_at(const char *file, int line, const char *label, sgk_st
     const char *msg = sgk_last_error();
     if (got != want)
         failf(file, line, "%s: status %s (%d), want %s (%d); last error \"%s\"", label,
-              sname(got), (int)got, sname(want), (int)want, last_error_text());
+              tc_status_name(got), (int)got, tc_status_name(want), (int)want, tc_last_error());
     if (msg == NULL || msg[0] == '\0')
         failf(file, line, "%s: sgk_last_error() is empty after a failure", label);
     if (prefix && strncmp(msg, prefix, strlen(prefix)) != 0)
@@ -275,7 +235,7 @@ static void run_case_at(const char *file, int line, const char *label, const opc
     if (c->modes & M_ONESHOT) {
         uint8_t *out = xmalloc(out_bytes), *out_ref = xmalloc(out_bytes);
         void *data_ref = snapshot(c->data.data, data_bytes);
-        fill_sentinel(out, out_bytes);
+        tc_fill_pattern(out, out_bytes);
         memcpy(out_ref, out, out_bytes);
         snprintf(lbl, sizeof lbl, "%s%s [one-shot]", prefix, label);
         prime_last_error(prefix);
@@ -293,7 +253,7 @@ static void run_case_at(const char *file, int line, const char *label, const opc
         size_t work_bytes = data_bytes + GUARD;
         uint8_t *work = xmalloc(work_bytes), *work_ref = xmalloc(work_bytes);
         memcpy(work, c->data.data, data_bytes);
-        fill_sentinel(work + data_bytes, GUARD);
+        tc_fill_pattern(work + data_bytes, GUARD);
         memcpy(work_ref, work, work_bytes);
         sgk_tensor d = c->data;
         d.data = work;
@@ -333,7 +293,7 @@ static void test_base_cases_valid(void **state)
         size_t ob = bytes_of(c.data.dtype, c.out_elems);
         void *out = xmalloc(ob);
         if (call_oneshot(&c, &c.data, out) != SGK_OK)
-            failf(__FILE__, __LINE__, "%sbase case fails: %s", op_prefix[op], last_error_text());
+            failf(__FILE__, __LINE__, "%sbase case fails: %s", op_prefix[op], tc_last_error());
         static const uint32_t flag_sets[] = {0, SGK_PLAN_DETERMINISTIC, SGK_PLAN_ALLOW_REORDER,
                                              SGK_PLAN_WIDE_ACCUMULATE,
                                              SGK_PLAN_DETERMINISTIC | SGK_PLAN_WIDE_ACCUMULATE};
@@ -342,13 +302,13 @@ static void test_base_cases_valid(void **state)
             c.flags = flag_sets[f];
             if (call_plan(&c, &plan) != SGK_OK || plan == NULL)
                 failf(__FILE__, __LINE__, "%sbase plan with flags %u fails: %s", op_prefix[op],
-                      (unsigned)c.flags, last_error_text());
+                      (unsigned)c.flags, tc_last_error());
             const char *desc = sgk_plan_describe(plan);
             assert_non_null(desc);
             assert_true(desc[0] != '\0');
             if (sgk_execute(plan, DATA_F, is_scatter(op) ? UPD_F : NULL, out) != SGK_OK)
                 failf(__FILE__, __LINE__, "%sexecuting the base plan fails: %s", op_prefix[op],
-                      last_error_text());
+                      tc_last_error());
             sgk_plan_destroy(plan);
         }
         free(out);
@@ -520,7 +480,7 @@ static void test_invalid_overlap_oneshot(void **state)
     size_t db = bytes_of(c.data.dtype, c.data_elems), ob = bytes_of(c.data.dtype, c.out_elems);
     size_t ub = is_scatter(op) ? (op == OP_SND ? 4 * 4 : 6 * 4) : 0;
     uint8_t *arena = xmalloc(ARENA);
-    fill_sentinel(arena, ARENA);
+    tc_fill_pattern(arena, ARENA);
     uint8_t *o = arena + OUT_AT;
     memcpy(arena, DATA_F, db);           /* a valid data copy at 0 */
     memcpy(arena + 8192, UPD_F, 64);     /* a valid updates copy at 8192 */
@@ -535,8 +495,8 @@ static void test_invalid_overlap_oneshot(void **state)
         k.updates.data = u;
         if (call_oneshot(&k, &k.data, o) != SGK_OK)
             failf(__FILE__, __LINE__, "%sadjacent, disjoint buffers rejected: %s", op_prefix[op],
-                  last_error_text());
-        fill_sentinel(arena + OUT_AT - 4096, 8192);
+                  tc_last_error());
+        tc_fill_pattern(arena + OUT_AT - 4096, 8192);
     }
 
     if (is_scatter(op)) {
@@ -570,7 +530,7 @@ static void test_indices_overlapping_output(void **state)
     for (int i = 0; i < 16; i++) data[i] = (float)i;
     for (int i = 0; i < 6; i++) upd[i] = 100.0f + (float)i;
     _Alignas(16) uint8_t arena[256];
-    fill_sentinel(arena, sizeof arena);
+    tc_fill_pattern(arena, sizeof arena);
     float *out = (float *)(arena + 64); /* 64 bytes of output */
     int64_t *idx = (int64_t *)(arena + 72);
     const int64_t values[6] = {0, 7, 3, 1, 1, 6};
@@ -1120,10 +1080,10 @@ static void test_execute_errors(void **state)
     sgk_plan *plan = NULL;
     if (call_plan(&c, &plan) != SGK_OK || !plan)
         failf(__FILE__, __LINE__, "%splan with NULL data/updates pointers fails: %s",
-              op_prefix[op], last_error_text());
+              op_prefix[op], tc_last_error());
 
     uint8_t *arena = xmalloc(ARENA);
-    fill_sentinel(arena, ARENA);
+    tc_fill_pattern(arena, ARENA);
     uint8_t *o = arena + OUT_AT, *d = arena, *u = arena + 8192;
     memcpy(d, DATA_F, db);
     memcpy(u, UPD_F, ub);
@@ -1133,7 +1093,7 @@ static void test_execute_errors(void **state)
     memcpy(o - db, DATA_F, db);
     if (sc) memcpy(o + ob, UPD_F, ub);
     assert_int_equal(sgk_execute(plan, o - db, sc ? o + ob : NULL, o), SGK_OK);
-    fill_sentinel(arena + OUT_AT - 4096, 8192);
+    tc_fill_pattern(arena + OUT_AT - 4096, 8192);
 
     prime_last_error("execute: ");
     check_error_at(__FILE__, __LINE__, "execute with NULL plan",

@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "sgk.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -81,36 +82,6 @@ typedef struct {
 
 #define NUM(shp, vals) ((num_t){(int32_t)LEN(shp), (shp), (vals)})
 #define IDX(shp, vals) ((idx_t){(int32_t)LEN(shp), (shp), (vals)})
-
-static int64_t numel(int32_t rank, const int64_t *shape)
-{
-    int64_t n = 1;
-    for (int32_t i = 0; i < rank; i++)
-        n *= shape[i];
-    return n;
-}
-
-static size_t elem_size(sgk_dtype dt)
-{
-    switch (dt) {
-    case SGK_BOOL: case SGK_INT8: case SGK_UINT8: return 1;
-    case SGK_INT16: case SGK_UINT16: case SGK_FLOAT16: case SGK_BFLOAT16: return 2;
-    case SGK_INT32: case SGK_UINT32: case SGK_FLOAT32: return 4;
-    case SGK_INT64: case SGK_UINT64: case SGK_FLOAT64: case SGK_COMPLEX64: return 8;
-    case SGK_COMPLEX128: return 16;
-    case SGK_STRING: return sizeof(const char *);
-    }
-    return 0;
-}
-
-static const char *status_str(sgk_status s)
-{
-    static const char *const names[] = {
-        "SGK_OK", "SGK_ERR_INVALID_ARGUMENT", "SGK_ERR_SHAPE",
-        "SGK_ERR_INDEX_OUT_OF_RANGE", "SGK_ERR_UNSUPPORTED",
-        "SGK_ERR_OUT_OF_MEMORY", "SGK_ERR_OVERFLOW"};
-    return (unsigned)s < LEN(names) ? names[s] : "(unknown status)";
-}
 
 /* Exactly representable normal values (or zero) only: the seeds' FP16
    example uses small integers. */
@@ -176,10 +147,9 @@ static double load_value(sgk_dtype dt, const void *p)
 
 static void *make_values(sgk_dtype dt, const num_t *n)
 {
-    int64_t count = numel(n->rank, n->shape);
-    size_t es = elem_size(dt);
-    unsigned char *buf = malloc((size_t)count * es + 1);
-    assert_non_null(buf);
+    int64_t count = tc_numel(n->rank, n->shape);
+    size_t es = tc_dtype_size(dt);
+    unsigned char *buf = xmalloc((size_t)count * es + 1);
     for (int64_t i = 0; i < count; i++)
         store_value(dt, buf + (size_t)i * es, n->v[i]);
     return buf;
@@ -202,11 +172,10 @@ static const char *const idx_variant_name[IDX_VARIANTS] = {
 static void *make_indices(const idx_t *idx, int variant, const int64_t *dims,
                           int64_t ndims, sgk_tensor *out)
 {
-    int64_t n = numel(idx->rank, idx->shape);
+    int64_t n = tc_numel(idx->rank, idx->shape);
     int is32 = variant == IDX_I32 || variant == IDX_I32_NEG;
     int neg = variant == IDX_I64_NEG || variant == IDX_I32_NEG;
-    unsigned char *buf = malloc((size_t)n * (is32 ? 4 : 8) + 1);
-    assert_non_null(buf);
+    unsigned char *buf = xmalloc((size_t)n * (is32 ? 4 : 8) + 1);
     for (int64_t i = 0; i < n; i++) {
         int64_t v = idx->v[i];
         int64_t s = ndims > 0 ? dims[i % ndims] : 0;
@@ -247,7 +216,7 @@ static int64_t axis_dim(const sgk_tensor *data, int64_t axis)
 static void expect_values(sgk_dtype dt, const void *got, const void *want, int64_t n,
                           const char *op, const char *ctx)
 {
-    size_t es = elem_size(dt);
+    size_t es = tc_dtype_size(dt);
     if (memcmp(got, want, (size_t)n * es) == 0)
         return;
     int shown = 0;
@@ -266,24 +235,24 @@ static void expect_values(sgk_dtype dt, const void *got, const void *want, int64
 static void expect_bytes(const unsigned char *got, const unsigned char *want, size_t n,
                          const char *op, const char *ctx, const char *what)
 {
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != want[i])
-            fail_msg("%s [%s]: %s changed at byte %zu (0x%02x, expected 0x%02x)", op, ctx,
-                     what, i, got[i], want[i]);
+    size_t i = tc_first_difference(got, want, n);
+    if (i < n)
+        fail_msg("%s [%s]: %s changed at byte %zu (0x%02x, expected 0x%02x)", op, ctx, what, i,
+                 got[i], want[i]);
 }
 
 static void expect_fill(const unsigned char *got, unsigned char byte, size_t n,
                         const char *op, const char *ctx, const char *what)
 {
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != byte)
-            fail_msg("%s [%s]: %s written at byte %zu", op, ctx, what, i);
+    size_t i = tc_first_byte_not(got, byte, n);
+    if (i < n)
+        fail_msg("%s [%s]: %s written at byte %zu", op, ctx, what, i);
 }
 
 static void expect_ok(sgk_status st, const char *op, const char *ctx)
 {
     if (st != SGK_OK)
-        fail_msg("%s [%s]: returned %s: %s", op, ctx, status_str(st), sgk_last_error());
+        fail_msg("%s [%s]: returned %s: %s", op, ctx, tc_status_name(st), sgk_last_error());
 }
 
 /* Leave a last error that does not name `op`, so a stale message cannot
@@ -312,12 +281,12 @@ static void expect_failure(sgk_status got, const sgk_status *want, size_t nwant,
     for (size_t i = 0; i < nwant; i++)
         ok |= got == want[i];
     if (!ok)
-        fail_msg("%s [%s]: expected %s, got %s (%s)", op, ctx, status_str(want[0]),
-                 status_str(got), got == SGK_OK ? "" : sgk_last_error());
+        fail_msg("%s [%s]: expected %s, got %s (%s)", op, ctx, tc_status_name(want[0]),
+                 tc_status_name(got), got == SGK_OK ? "" : sgk_last_error());
     const char *msg = sgk_last_error();
     assert_non_null(msg);
     if (msg[0] == '\0')
-        fail_msg("%s [%s]: sgk_last_error() is empty after %s", op, ctx, status_str(got));
+        fail_msg("%s [%s]: sgk_last_error() is empty after %s", op, ctx, tc_status_name(got));
     if (strstr(msg, op) == NULL)
         fail_msg("%s [%s]: sgk_last_error() \"%s\" does not name the operator", op, ctx, msg);
 }
@@ -328,13 +297,12 @@ static void check_scatter_nd_raw(const sgk_tensor *data, const idx_t *idx,
                                  const sgk_tensor *upd, sgk_reduction red,
                                  const void *want)
 {
-    size_t nbytes = (size_t)numel(data->rank, data->shape) * elem_size(data->dtype);
+    size_t nbytes = (size_t)tc_numel(data->rank, data->shape) * tc_dtype_size(data->dtype);
     int64_t dims[SGK_MAX_RANK];
     int64_t k = nd_dims(data, idx, 0, dims);
     unsigned char *snapshot = NULL;
     if (nbytes <= SNAPSHOT_LIMIT) {
-        snapshot = malloc(nbytes + 1);
-        assert_non_null(snapshot);
+        snapshot = xmalloc(nbytes + 1);
         memcpy(snapshot, data->data, nbytes);
     }
     for (int v = 0; v < IDX_VARIANTS; v++) {
@@ -344,8 +312,7 @@ static void check_scatter_nd_raw(const sgk_tensor *data, const idx_t *idx,
             char ctx[96];
             snprintf(ctx, sizeof ctx, "%s, %s", idx_variant_name[v],
                      in_place ? "in place" : "separate output");
-            unsigned char *out = malloc(nbytes + GUARD);
-            assert_non_null(out);
+            unsigned char *out = xmalloc(nbytes + GUARD);
             memset(out, SENTINEL, nbytes + GUARD);
             sgk_tensor d = *data;
             if (in_place) {
@@ -354,7 +321,7 @@ static void check_scatter_nd_raw(const sgk_tensor *data, const idx_t *idx,
             }
             expect_ok(sgk_scatter_nd(&d, &it, upd, red, out), "scatter_nd", ctx);
             expect_values(data->dtype, out, want,
-                          numel(data->rank, data->shape), "scatter_nd", ctx);
+                          tc_numel(data->rank, data->shape), "scatter_nd", ctx);
             expect_fill(out + nbytes, SENTINEL, GUARD, "scatter_nd", ctx,
                         "guard bytes past the output");
             if (snapshot != NULL && !in_place)
@@ -386,7 +353,7 @@ static void check_scatter_nd_error(sgk_dtype dt, num_t data, idx_t idx, num_t up
 {
     void *db = make_values(dt, &data), *ub = make_values(dt, &upd);
     sgk_tensor d0 = tensor_of(dt, &data, db), u = tensor_of(dt, &upd, ub);
-    size_t nbytes = (size_t)numel(data.rank, data.shape) * elem_size(dt);
+    size_t nbytes = (size_t)tc_numel(data.rank, data.shape) * tc_dtype_size(dt);
     int64_t dims[SGK_MAX_RANK];
     int64_t k = nd_dims(&d0, &idx, 0, dims);
     for (int v = 0; v < IDX_VARIANTS; v++) {
@@ -396,9 +363,7 @@ static void check_scatter_nd_error(sgk_dtype dt, num_t data, idx_t idx, num_t up
             char ctx[96];
             snprintf(ctx, sizeof ctx, "%s, %s", idx_variant_name[v],
                      in_place ? "in place" : "separate output");
-            unsigned char *out = malloc(nbytes + GUARD), *ref = malloc(nbytes + GUARD);
-            assert_non_null(out);
-            assert_non_null(ref);
+            unsigned char *out = xmalloc(nbytes + GUARD), *ref = xmalloc(nbytes + GUARD);
             memset(out, SENTINEL, nbytes + GUARD);
             sgk_tensor d = d0;
             if (in_place) {
@@ -426,7 +391,7 @@ static void check_gather_nd_raw(const sgk_tensor *data, const idx_t *idx, int64_
                                 const void *want, int32_t want_rank,
                                 const int64_t *want_shape)
 {
-    size_t nbytes = (size_t)numel(want_rank, want_shape) * elem_size(data->dtype);
+    size_t nbytes = (size_t)tc_numel(want_rank, want_shape) * tc_dtype_size(data->dtype);
     int64_t dims[SGK_MAX_RANK];
     int64_t k = nd_dims(data, idx, b, dims);
     for (int v = 0; v < IDX_VARIANTS; v++) {
@@ -443,11 +408,10 @@ static void check_gather_nd_raw(const sgk_tensor *data, const idx_t *idx, int64_
         expect_ok(sgk_gather_nd_shape(data, &it, b, NULL, &rank), "gather_nd_shape", ctx);
         assert_int_equal(rank, want_rank);
 
-        unsigned char *out = malloc(nbytes + GUARD);
-        assert_non_null(out);
+        unsigned char *out = xmalloc(nbytes + GUARD);
         memset(out, SENTINEL, nbytes + GUARD);
         expect_ok(sgk_gather_nd(data, &it, b, out), "gather_nd", ctx);
-        expect_values(data->dtype, out, want, numel(want_rank, want_shape), "gather_nd", ctx);
+        expect_values(data->dtype, out, want, tc_numel(want_rank, want_shape), "gather_nd", ctx);
         expect_fill(out + nbytes, SENTINEL, GUARD, "gather_nd", ctx,
                     "guard bytes past the output");
         free(out);
@@ -502,10 +466,9 @@ static void check_scatter_elements(sgk_dtype dt, num_t data, idx_t idx, num_t up
     assert_memory_equal(want.shape, data.shape, sizeof(int64_t) * (size_t)data.rank);
     void *db = make_values(dt, &data), *ub = make_values(dt, &upd), *wb = make_values(dt, &want);
     sgk_tensor d0 = tensor_of(dt, &data, db), u = tensor_of(dt, &upd, ub);
-    size_t nbytes = (size_t)numel(data.rank, data.shape) * elem_size(dt);
+    size_t nbytes = (size_t)tc_numel(data.rank, data.shape) * tc_dtype_size(dt);
     int64_t dim = axis_dim(&d0, axis);
-    unsigned char *snapshot = malloc(nbytes + 1);
-    assert_non_null(snapshot);
+    unsigned char *snapshot = xmalloc(nbytes + 1);
     memcpy(snapshot, db, nbytes);
     for (int v = 0; v < IDX_VARIANTS; v++) {
         sgk_tensor it;
@@ -514,8 +477,7 @@ static void check_scatter_elements(sgk_dtype dt, num_t data, idx_t idx, num_t up
             char ctx[128];
             snprintf(ctx, sizeof ctx, "axis %lld, %s, %s", (long long)axis,
                      idx_variant_name[v], in_place ? "in place" : "separate output");
-            unsigned char *out = malloc(nbytes + GUARD);
-            assert_non_null(out);
+            unsigned char *out = xmalloc(nbytes + GUARD);
             memset(out, SENTINEL, nbytes + GUARD);
             sgk_tensor d = d0;
             if (in_place) {
@@ -523,7 +485,7 @@ static void check_scatter_elements(sgk_dtype dt, num_t data, idx_t idx, num_t up
                 d.data = out;
             }
             expect_ok(sgk_scatter_elements(&d, &it, &u, axis, red, out), "scatter_elements", ctx);
-            expect_values(dt, out, wb, numel(data.rank, data.shape), "scatter_elements", ctx);
+            expect_values(dt, out, wb, tc_numel(data.rank, data.shape), "scatter_elements", ctx);
             expect_fill(out + nbytes, SENTINEL, GUARD, "scatter_elements", ctx,
                         "guard bytes past the output");
             if (!in_place)
@@ -544,7 +506,7 @@ static void check_scatter_elements_error(sgk_dtype dt, num_t data, idx_t idx, nu
 {
     void *db = make_values(dt, &data), *ub = make_values(dt, &upd);
     sgk_tensor d0 = tensor_of(dt, &data, db), u = tensor_of(dt, &upd, ub);
-    size_t nbytes = (size_t)numel(data.rank, data.shape) * elem_size(dt);
+    size_t nbytes = (size_t)tc_numel(data.rank, data.shape) * tc_dtype_size(dt);
     int64_t dim = axis_dim(&d0, axis);
     for (int v = 0; v < IDX_VARIANTS; v++) {
         sgk_tensor it;
@@ -553,9 +515,7 @@ static void check_scatter_elements_error(sgk_dtype dt, num_t data, idx_t idx, nu
             char ctx[128];
             snprintf(ctx, sizeof ctx, "axis %lld, %s, %s", (long long)axis,
                      idx_variant_name[v], in_place ? "in place" : "separate output");
-            unsigned char *out = malloc(nbytes + GUARD), *ref = malloc(nbytes + GUARD);
-            assert_non_null(out);
-            assert_non_null(ref);
+            unsigned char *out = xmalloc(nbytes + GUARD), *ref = xmalloc(nbytes + GUARD);
             memset(out, SENTINEL, nbytes + GUARD);
             sgk_tensor d = d0;
             if (in_place) {
@@ -586,18 +546,17 @@ static void check_gather_elements(sgk_dtype dt, num_t data, idx_t idx, int64_t a
     assert_memory_equal(want.shape, idx.shape, sizeof(int64_t) * (size_t)idx.rank);
     void *db = make_values(dt, &data), *wb = make_values(dt, &want);
     sgk_tensor d = tensor_of(dt, &data, db);
-    size_t nbytes = (size_t)numel(want.rank, want.shape) * elem_size(dt);
+    size_t nbytes = (size_t)tc_numel(want.rank, want.shape) * tc_dtype_size(dt);
     int64_t dim = axis_dim(&d, axis);
     for (int v = 0; v < IDX_VARIANTS; v++) {
         char ctx[96];
         snprintf(ctx, sizeof ctx, "axis %lld, %s", (long long)axis, idx_variant_name[v]);
         sgk_tensor it;
         void *ibuf = make_indices(&idx, v, &dim, 1, &it);
-        unsigned char *out = malloc(nbytes + GUARD);
-        assert_non_null(out);
+        unsigned char *out = xmalloc(nbytes + GUARD);
         memset(out, SENTINEL, nbytes + GUARD);
         expect_ok(sgk_gather_elements(&d, &it, axis, out), "gather_elements", ctx);
-        expect_values(dt, out, wb, numel(want.rank, want.shape), "gather_elements", ctx);
+        expect_values(dt, out, wb, tc_numel(want.rank, want.shape), "gather_elements", ctx);
         expect_fill(out + nbytes, SENTINEL, GUARD, "gather_elements", ctx,
                     "guard bytes past the output");
         free(out);
@@ -853,12 +812,6 @@ static void test_ov_scatterndupdate15_example_prod(void **state)
                      NUM(OVX_USHAPE, OVX_UPD), SGK_REDUCE_MUL, NUM(OVX_DSHAPE, out));
 }
 
-static uint64_t lcg_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return *s >> 33;
-}
-
 /* 001 ScatterNDUpdate-15 XML "Example 5": data [1000, 256, 10, 15], indices
    [25, 125, 3], updates [25, 125, 15], reduction none.  The seed gives shapes
    only: data and updates get distinct values, the indices are pseudo-random in
@@ -872,24 +825,18 @@ static void test_ov_scatterndupdate15_example5_shapes(void **state)
     static const int64_t ushape[] = {25, 125, 15};
     const size_t ndata = 1000u * 256u * 10u * 15u, nslices = 25u * 125u, slice = 15;
 
-    float *data = malloc(ndata * sizeof(float));
-    float *want = malloc(ndata * sizeof(float));
-    float *upd = malloc(nslices * slice * sizeof(float));
-    int64_t *idx = malloc(nslices * 3 * sizeof(int64_t));
-    assert_non_null(data);
-    assert_non_null(want);
-    assert_non_null(upd);
-    assert_non_null(idx);
+    float *data = xmalloc(ndata * sizeof(float));
+    float *want = xmalloc(ndata * sizeof(float));
+    float *upd = xmalloc(nslices * slice * sizeof(float));
+    int64_t *idx = xmalloc(nslices * 3 * sizeof(int64_t));
     for (size_t i = 0; i < ndata; i++)
         data[i] = (float)(i & 0xfffffu);
     for (size_t i = 0; i < nslices * slice; i++)
         upd[i] = -(float)(i + 1);
-    uint64_t seed = 15;
+    tc_rng rng = {15};
     for (size_t t = 0; t < nslices; t++)
-        for (size_t j = 0; j < 3; j++) {
-            int64_t s = dshape[j];
-            idx[t * 3 + j] = (int64_t)(lcg_next(&seed) % (uint64_t)(2 * s)) - s;
-        }
+        for (size_t j = 0; j < 3; j++)
+            idx[t * 3 + j] = tc_rng_range(&rng, -dshape[j], dshape[j] - 1);
     memcpy(&idx[(nslices - 1) * 3], &idx[0], 3 * sizeof(int64_t));
 
     memcpy(want, data, ndata * sizeof(float));
