@@ -1,8 +1,9 @@
 /*
  * A slow, obviously correct reference for the sgk operators, written from the
- * sequential definition in DESIGN.md §2 and nothing else, so that the tests can
- * catch the library's bugs.  It assumes valid inputs: shapes and indices have
- * already been checked (the tests only build valid cases for it).
+ * sequential definition in the README ("Semantics, stated plainly") and
+ * nothing else, so that the tests can catch the library's bugs.  It assumes
+ * valid inputs: shapes and indices have already been checked (the tests only
+ * build valid cases for it).
  */
 #ifndef SGK_TESTS_REFERENCE_H
 #define SGK_TESTS_REFERENCE_H
@@ -12,7 +13,8 @@
 
 #include "sgk.h"
 
-/* 1 when the DESIGN.md §2 table defines the reduction for the type. */
+/* 1 when the README's semantics define the reduction for the type (complex:
+   no max/min; strings: none only). */
 int ref_reduction_supported(sgk_dtype dtype, sgk_reduction reduction);
 
 /* One step of the sequential loop: *dst = f(*dst, *src) for one element. */

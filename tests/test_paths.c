@@ -1,9 +1,10 @@
 /*
- * Scatter reductions on every execution path (DESIGN.md §2, §4).
+ * Scatter reductions on every execution path (README: "Semantics, stated
+ * plainly", and the paths of "How it is built").
  *
- * For every dtype x reduction cell of the §2 table, and for ScatterND with
- * slice length 1, ScatterND with slice length 37 and ScatterElements, cases
- * of each duplicate structure (heavy skew, all to one destination, no
+ * For every dtype x reduction cell the semantics define, and for ScatterND
+ * with slice length 1, ScatterND with slice length 37 and ScatterElements,
+ * cases of each duplicate structure (heavy skew, all to one destination, no
  * duplicates, random duplicates, empty, a single update, random duplicates
  * with NaN/infinity) are run through: the one-shot call, the one-shot call in
  * place, a plan executed twice and once in place, and plans made with

@@ -1,9 +1,10 @@
 /*
- * Plans (DESIGN.md §3): plan once and execute many times on new buffers, the
- * plan keeps no pointer to the caller's indices or shapes, in-place execution,
- * zero-sized problems, one plan executed from many threads at once, and
- * bit-identical results at every thread count (deterministic by default).
- * Expected values come from the sequential definition of §2, written below.
+ * Plans (README, "The C API by example"): plan once and execute many times on
+ * new buffers, the plan keeps no pointer to the caller's indices or shapes,
+ * in-place execution, zero-sized problems, one plan executed from many
+ * threads at once, and bit-identical results at every thread count
+ * (deterministic by default).  Expected values come from the sequential
+ * definition (README, "Semantics, stated plainly"), written below.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -832,12 +833,12 @@ static long long described_distinct(const sgk_plan *plan)
     return distinct;
 }
 
-/* The planner's count of distinct destinations (DESIGN.md §4: the statistics
-   the reduction paths are chosen by) against a bitmap over the slots, on
-   every path that counts them: serial at 1 thread; owner-computes at 2 and
-   4, where single-element slices are counted block by block while the
-   slots are made block-local, and 16-byte `none` slices are counted first,
-   to decide whether to drop the overwritten updates. */
+/* The planner's count of distinct destinations (README, "How it is built":
+   the statistics the reduction paths are chosen by) against a bitmap over the
+   slots, on every path that counts them: serial at 1 thread; owner-computes
+   at 2 and 4, where single-element slices are counted block by block while
+   the slots are made block-local, and 16-byte `none` slices are counted
+   first, to decide whether to drop the overwritten updates. */
 static void test_duplicate_statistics(void **state)
 {
     (void)state;

@@ -1,6 +1,6 @@
 /*
- * Every cell of the DESIGN.md §2 reduction table (16 types x 6 reductions),
- * with duplicate destinations, through sgk_scatter_nd and
+ * Every reduction cell of the README's "Semantics, stated plainly" (16 types
+ * x 6 reductions), with duplicate destinations, through sgk_scatter_nd and
  * sgk_scatter_elements.  Supported cells must equal tests/reference.c (and a
  * set of hand-computed literals, which check the reference too); unsupported
  * cells must return SGK_ERR_UNSUPPORTED with a message and leave the output

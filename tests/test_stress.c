@@ -1,8 +1,8 @@
 /*
- * Concurrency stress (DESIGN.md §3: a plan is immutable and sgk_execute may
- * run it from several threads at once).  One plan executed from 16 threads
- * at once (ScatterND add with heavy duplicates in float32 and float16,
- * GatherND, ScatterElements max with signed zeros and NaNs), and 16
+ * Concurrency stress (README, "The C API by example": a plan is immutable and
+ * may be executed from several threads at once).  One plan executed from 16
+ * threads at once (ScatterND add with heavy duplicates in float32 and
+ * float16, GatherND, ScatterElements max with signed zeros and NaNs), and 16
  * different plans executed concurrently; every result must equal, bit for
  * bit, what the same plan gives when run alone on one thread.
  *

@@ -2,9 +2,10 @@
  * Shared by the libFuzzer targets (tests/fuzz/fuzz_*.c): decoding the
  * fuzzer's bytes into tensors, the contract a call must keep, and the checks.
  *
- * A target decodes a call, predicts from DESIGN.md §2 and §3 which statuses
- * the library may return (an empty set: the call must succeed), runs it, and
- * traps on any breach:
+ * A target decodes a call, predicts from the README ("Semantics, stated
+ * plainly", and the statuses and plan rules of "The C API by example") which
+ * statuses the library may return (an empty set: the call must succeed), runs
+ * it, and traps on any breach:
  *   - success: the output equals the serial reference (tests/reference.c) bit
  *     for bit (NaN by NaN-ness where float arithmetic made it);
  *   - failure: a predicted status, a non-empty sgk_last_error(), and every
