@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sgk against its peers on the workloads of DESIGN.md §6, on the same inputs
+"""sgk against its peers on the workloads of sgk-bench (README, "Performance"), on the same inputs
 in the same run.
 
 Implementations, each in a process of its own so that their thread pools
@@ -625,14 +625,14 @@ def compare(w, ref, got):
                                           > 1e-3 * (1 + np.abs(ref))))
     if w.float_order_matters and beyond:
         note += (f"; {beyond} elements off by more than rounding: updates lost or misapplied, "
-                 f"not reordered (DESIGN §2's sequential loop, like numpy's ufunc.at, gives "
+                 f"not reordered (the semantics (README)'s sequential loop, like numpy's ufunc.at, gives "
                  f"sgk's result)")
     elif w.float_order_matters:
         note += ("; rounding-level: float add with duplicate destinations reordered; "
-                 "DESIGN §2 fixes the sequential order (sgk, numpy's ufunc.at)")
+                 "the semantics (README) fixes the sequential order (sgk, numpy's ufunc.at)")
     elif w.reduction == "none" and w.has_duplicates:
         note += ("; duplicate destinations under 'none': the spec leaves the winner "
-                 "undefined, sgk defines it as the last update (DESIGN §2)")
+                 "undefined, sgk defines it as the last update (the semantics (README))")
     return False, note
 
 
@@ -845,7 +845,7 @@ def child_argv(args, scale, reps, warmup, budget, threads):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", type=float, default=None,
-                    help="size factor on DESIGN.md §6's shapes (default 1, --quick 0.125)")
+                    help="size factor on the workloads' shapes (default 1, --quick 0.125)")
     ap.add_argument("--quick", action="store_true", help="small scale, few repetitions")
     ap.add_argument("--reps", type=int, default=None, help="timed calls (default 10, quick 5)")
     ap.add_argument("--warmup", type=int, default=None, help="warm-up calls (default 2, quick 1)")

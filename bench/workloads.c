@@ -1,4 +1,4 @@
-/* The workload suite of DESIGN.md §6, through the public API only.
+/* The workload suite (README, "Performance"), through the public API only.
 
    Minimal traffic (bytes any implementation must move per call), by kind:
 

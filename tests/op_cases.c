@@ -2,26 +2,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "op_cases.h"
 #include "reference.h"
 
-static uint64_t rng_state;
-
-static uint64_t rng(void)
-{
-    uint64_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return rng_state = x;
-}
+static tc_rng rng;
 
 /* Index values in [-n, n): negative ones too, duplicates among them. */
 static void fill_indices(const sgk_tensor *t, int64_t n)
 {
-    const int64_t count = ref_numel(t->rank, t->shape);
+    const int64_t count = tc_numel(t->rank, t->shape);
     for (int64_t i = 0; i < count; i++) {
-        int64_t v = (int64_t)(rng() % (uint64_t)(2 * n)) - n;
+        int64_t v = tc_rng_range(&rng, -n, n - 1);
         if (t->dtype == SGK_INT64)
             ((int64_t *)t->data)[i] = v;
         else
@@ -33,14 +25,14 @@ static void fill_indices(const sgk_tensor *t, int64_t n)
    shows in the low bits. */
 static void fill_values(const sgk_tensor *t)
 {
-    const int64_t count = ref_numel(t->rank, t->shape);
+    const int64_t count = tc_numel(t->rank, t->shape);
     for (int64_t i = 0; i < count; i++) {
-        double v = (double)(rng() >> 11) * (1.0 / 9007199254740992.0) * 8.0 - 4.0;
+        double v = tc_rng_uniform(&rng, -4.0, 4.0);
         switch (t->dtype) {
         case SGK_FLOAT32: ((float *)t->data)[i] = (float)v; break;
         case SGK_FLOAT64: ((double *)t->data)[i] = v; break;
         case SGK_FLOAT16: ((uint16_t *)t->data)[i] = ref_f32_to_f16((float)v); break;
-        case SGK_INT32: ((int32_t *)t->data)[i] = (int32_t)rng(); break;
+        case SGK_INT32: ((int32_t *)t->data)[i] = (int32_t)tc_rng_next(&rng); break;
         default: break; /* the cases use only the types above */
         }
     }
@@ -51,7 +43,7 @@ static int set_tensor(sgk_tensor *t, int64_t *dims, sgk_dtype dtype, int rank,
                       const int64_t *shape)
 {
     memcpy(dims, shape, (size_t)rank * sizeof *dims);
-    void *buf = malloc((size_t)ref_numel(rank, shape) * ref_dtype_size(dtype) + 1);
+    void *buf = malloc((size_t)tc_numel(rank, shape) * tc_dtype_size(dtype) + 1);
     *t = (sgk_tensor){dtype, rank, dims, buf};
     return buf != NULL ? 0 : -1;
 }
@@ -126,12 +118,12 @@ static int make_case(op_case *c, const case_spec *s)
     fill_indices(&c->indices, bound);
     if (scatter)
         fill_values(&c->updates);
-    const size_t es = ref_dtype_size(s->dtype);
+    const size_t es = tc_dtype_size(s->dtype);
     switch (s->op) {
     case OP_SCATTER_ND:
-    case OP_SCATTER_ELEMENTS: c->out_bytes = (size_t)ref_numel(c->data.rank, c->data.shape) * es; break;
-    case OP_GATHER_ND: c->out_bytes = (size_t)ref_numel(2, s->index_shape) * (size_t)s->data_shape[2] * es; break;
-    case OP_GATHER_ELEMENTS: c->out_bytes = (size_t)ref_numel(s->index_rank, s->index_shape) * es; break;
+    case OP_SCATTER_ELEMENTS: c->out_bytes = (size_t)tc_numel(c->data.rank, c->data.shape) * es; break;
+    case OP_GATHER_ND: c->out_bytes = (size_t)tc_numel(2, s->index_shape) * (size_t)s->data_shape[2] * es; break;
+    case OP_GATHER_ELEMENTS: c->out_bytes = (size_t)tc_numel(s->index_rank, s->index_shape) * es; break;
     }
     if ((c->expected = malloc(c->out_bytes)) == NULL)
         return -1;
@@ -155,7 +147,7 @@ op_case *op_cases_make(int *count)
 {
     const int n = (int)(sizeof specs / sizeof *specs);
     op_case *cases = calloc((size_t)n, sizeof *cases);
-    rng_state = 0x9E3779B97F4A7C15ull;
+    rng = (tc_rng){0x9E3779B97F4A7C15ull};
     for (int i = 0; cases != NULL && i < n; i++) {
         if (make_case(&cases[i], &specs[i]) != 0) {
             op_cases_free(cases, n);
@@ -230,9 +222,7 @@ int op_case_check(const op_case *c, int planned, char *msg, size_t size)
                  sgk_status_name(status), sgk_last_error());
         result = -1;
     } else if (memcmp(out, c->expected, c->out_bytes) != 0) {
-        size_t at = 0;
-        while (((const unsigned char *)out)[at] == ((const unsigned char *)c->expected)[at])
-            at++;
+        size_t at = tc_first_difference(out, c->expected, c->out_bytes);
         snprintf(msg, size, "%s (%s): output differs from the reference at byte %zu",
                  c->name, planned ? "planned" : "one-shot", at);
         result = -1;

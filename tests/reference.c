@@ -1,42 +1,16 @@
 /*
  * Reference implementation of the sgk operators: the sequential definition of
- * DESIGN.md §2, one element at a time.  Slow on purpose; every step is meant
- * to be checkable by reading it.  Must be compiled with -ffp-contract=off; the
- * complex product also goes through volatile temporaries so that no compiler
- * setting can fuse it into an FMA.
+ * the README's "Semantics, stated plainly", one element at a time.  Slow on
+ * purpose; every step is meant to be checkable by reading it.  Must be
+ * compiled with -ffp-contract=off; the complex product also goes through
+ * volatile temporaries so that no compiler setting can fuse it into an FMA.
  */
 #include "reference.h"
 
 #include <math.h>
 #include <string.h>
 
-size_t ref_dtype_size(sgk_dtype dtype)
-{
-    switch (dtype) {
-    case SGK_BOOL: case SGK_INT8: case SGK_UINT8: return 1;
-    case SGK_INT16: case SGK_UINT16: case SGK_FLOAT16: case SGK_BFLOAT16: return 2;
-    case SGK_INT32: case SGK_UINT32: case SGK_FLOAT32: return 4;
-    case SGK_INT64: case SGK_UINT64: case SGK_FLOAT64: case SGK_COMPLEX64: return 8;
-    case SGK_COMPLEX128: return 16;
-    case SGK_STRING: return sizeof(const char *);
-    }
-    return 0;
-}
-
-const char *ref_dtype_name(sgk_dtype dtype)
-{
-    static const char *const names[] = {
-        "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-        "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
-        "complex128", "string"};
-    return (unsigned)dtype < 16 ? names[dtype] : "?";
-}
-
-const char *ref_reduction_name(sgk_reduction reduction)
-{
-    static const char *const names[] = {"none", "add", "sub", "mul", "max", "min"};
-    return (unsigned)reduction < 6 ? names[reduction] : "?";
-}
+#include "common.h"
 
 int ref_reduction_supported(sgk_dtype dtype, sgk_reduction reduction)
 {
@@ -47,14 +21,6 @@ int ref_reduction_supported(sgk_dtype dtype, sgk_reduction reduction)
     if (dtype == SGK_COMPLEX64 || dtype == SGK_COMPLEX128)
         return reduction != SGK_REDUCE_MAX && reduction != SGK_REDUCE_MIN;
     return 1;
-}
-
-int64_t ref_numel(int32_t rank, const int64_t *shape)
-{
-    int64_t n = 1;
-    for (int32_t d = 0; d < rank; d++)
-        n *= shape[d];
-    return n;
 }
 
 /* ---- 16-bit floats ---------------------------------------------------- */
@@ -344,10 +310,10 @@ void ref_apply(sgk_dtype dtype, sgk_reduction red, void *dst, const void *src)
     switch (dtype) {
     case SGK_BOOL: apply_bool(red, dst, src); break;
     case SGK_INT8: case SGK_INT16: case SGK_INT32: case SGK_INT64:
-        apply_int(ref_dtype_size(dtype), 1, red, dst, src);
+        apply_int(tc_dtype_size(dtype), 1, red, dst, src);
         break;
     case SGK_UINT8: case SGK_UINT16: case SGK_UINT32: case SGK_UINT64:
-        apply_int(ref_dtype_size(dtype), 0, red, dst, src);
+        apply_int(tc_dtype_size(dtype), 0, red, dst, src);
         break;
     case SGK_FLOAT16: apply_f16(0, red, dst, src); break;
     case SGK_BFLOAT16: apply_f16(1, red, dst, src); break;
@@ -380,7 +346,7 @@ static int is_nan_bits(const unsigned char *p, size_t width, int is_bf16)
 int ref_same_result(sgk_dtype dtype, sgk_reduction reduction, const void *expected,
                     const void *actual)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     if (memcmp(expected, actual, es) == 0)
         return 1;
     int arith = reduction == SGK_REDUCE_ADD || reduction == SGK_REDUCE_SUB ||
@@ -424,7 +390,7 @@ static int64_t normalize(int64_t i, int64_t dim)
 
 static void copy_data(const sgk_tensor *data, void *output)
 {
-    size_t bytes = (size_t)ref_numel(data->rank, data->shape) * ref_dtype_size(data->dtype);
+    size_t bytes = (size_t)tc_numel(data->rank, data->shape) * tc_dtype_size(data->dtype);
     if (bytes && output != data->data)
         memmove(output, data->data, bytes);
 }
@@ -432,11 +398,11 @@ static void copy_data(const sgk_tensor *data, void *output)
 void ref_scatter_nd(const sgk_tensor *data, const sgk_tensor *indices,
                     const sgk_tensor *updates, sgk_reduction reduction, void *output)
 {
-    size_t es = ref_dtype_size(data->dtype);
+    size_t es = tc_dtype_size(data->dtype);
     int32_t q = indices->rank;
     int64_t k = indices->shape[q - 1];
-    int64_t n_updates = ref_numel(q - 1, indices->shape);
-    int64_t slice = ref_numel(data->rank - (int32_t)k, data->shape + k);
+    int64_t n_updates = tc_numel(q - 1, indices->shape);
+    int64_t slice = tc_numel(data->rank - (int32_t)k, data->shape + k);
     char *out = output;
     const char *upd = updates->data;
 
@@ -455,14 +421,14 @@ void ref_scatter_nd(const sgk_tensor *data, const sgk_tensor *indices,
 void ref_gather_nd(const sgk_tensor *data, const sgk_tensor *indices,
                    int64_t batch_dims, void *output)
 {
-    size_t es = ref_dtype_size(data->dtype);
+    size_t es = tc_dtype_size(data->dtype);
     int32_t q = indices->rank;
     int32_t b = (int32_t)batch_dims;
     int64_t k = indices->shape[q - 1];
-    int64_t n_batches = ref_numel(b, data->shape);
-    int64_t per_batch = ref_numel(q - 1 - b, indices->shape + b);
-    int64_t batch_stride = ref_numel(data->rank - b, data->shape + b);
-    int64_t slice = ref_numel(data->rank - b - (int32_t)k, data->shape + b + k);
+    int64_t n_batches = tc_numel(b, data->shape);
+    int64_t per_batch = tc_numel(q - 1 - b, indices->shape + b);
+    int64_t batch_stride = tc_numel(data->rank - b, data->shape + b);
+    int64_t slice = tc_numel(data->rank - b - (int32_t)k, data->shape + b + k);
     const char *src = data->data;
     char *out = output;
 
@@ -503,9 +469,9 @@ void ref_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
                           const sgk_tensor *updates, int64_t axis,
                           sgk_reduction reduction, void *output)
 {
-    size_t es = ref_dtype_size(data->dtype);
+    size_t es = tc_dtype_size(data->dtype);
     int32_t ax = (int32_t)(axis < 0 ? axis + data->rank : axis);
-    int64_t n = ref_numel(indices->rank, indices->shape);
+    int64_t n = tc_numel(indices->rank, indices->shape);
     char *out = output;
     const char *upd = updates->data;
 
@@ -519,9 +485,9 @@ void ref_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
 void ref_gather_elements(const sgk_tensor *data, const sgk_tensor *indices,
                          int64_t axis, void *output)
 {
-    size_t es = ref_dtype_size(data->dtype);
+    size_t es = tc_dtype_size(data->dtype);
     int32_t ax = (int32_t)(axis < 0 ? axis + data->rank : axis);
-    int64_t n = ref_numel(indices->rank, indices->shape);
+    int64_t n = tc_numel(indices->rank, indices->shape);
     const char *src = data->data;
     char *out = output;
 

@@ -1,8 +1,9 @@
 /*
  * A slow, obviously correct reference for the sgk operators, written from the
- * sequential definition in DESIGN.md §2 and nothing else, so that the tests can
- * catch the library's bugs.  It assumes valid inputs: shapes and indices have
- * already been checked (the tests only build valid cases for it).
+ * sequential definition in the README ("Semantics, stated plainly") and
+ * nothing else, so that the tests can catch the library's bugs.  It assumes
+ * valid inputs: shapes and indices have already been checked (the tests only
+ * build valid cases for it).
  */
 #ifndef SGK_TESTS_REFERENCE_H
 #define SGK_TESTS_REFERENCE_H
@@ -12,16 +13,9 @@
 
 #include "sgk.h"
 
-/* Bytes per element, from the dtype list (not from the library). */
-size_t ref_dtype_size(sgk_dtype dtype);
-const char *ref_dtype_name(sgk_dtype dtype);
-const char *ref_reduction_name(sgk_reduction reduction);
-
-/* 1 when the DESIGN.md §2 table defines the reduction for the type. */
+/* 1 when the README's semantics define the reduction for the type (complex:
+   no max/min; strings: none only). */
 int ref_reduction_supported(sgk_dtype dtype, sgk_reduction reduction);
-
-/* Product of the dimensions (1 for rank 0). */
-int64_t ref_numel(int32_t rank, const int64_t *shape);
 
 /* One step of the sequential loop: *dst = f(*dst, *src) for one element. */
 void ref_apply(sgk_dtype dtype, sgk_reduction reduction, void *dst, const void *src);

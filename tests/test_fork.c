@@ -18,7 +18,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "host_pool.h"
 #include "op_cases.h"
 #include "sgk.h"
@@ -50,18 +50,6 @@ static int teardown(void **state)
     op_cases_free(cases, ncases);
     sgk_set_num_threads(0);
     return 0;
-}
-
-static int thread_count(void)
-{
-    DIR *dir = opendir("/proc/self/task");
-    int n = 0;
-    if (dir == NULL)
-        return -1;
-    for (struct dirent *e; (e = readdir(dir)) != NULL;)
-        n += e->d_name[0] != '.';
-    closedir(dir);
-    return n;
 }
 
 /* The child's exit status; a child still running after CHILD_SECONDS is
@@ -132,7 +120,7 @@ static void test_fork_after_parallel_calls(void **state)
     sgk_set_num_threads(2);
     check_parent("before the fork");
     /* libgomp's workers outlive the parallel regions: the hazard is real */
-    assert_true(thread_count() >= 2);
+    assert_true(tc_thread_count() >= 2);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0)

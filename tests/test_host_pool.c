@@ -17,12 +17,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "host_pool.h"
 #include "op_cases.h"
 #include "sgk.h"
@@ -48,19 +48,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Threads of this process, from /proc. */
-static int thread_count(void)
-{
-    DIR *dir = opendir("/proc/self/task");
-    int n = 0;
-    if (dir == NULL)
-        return -1;
-    for (struct dirent *e; (e = readdir(dir)) != NULL;)
-        n += e->d_name[0] != '.';
-    closedir(dir);
-    return n;
-}
-
 static void check_all_cases(const char *where)
 {
     char msg[512];
@@ -74,7 +61,7 @@ static void test_no_openmp_threads_with_a_pool(void **state)
 {
     (void)state;
     alarm(TEST_SECONDS);
-    const int before = thread_count();
+    const int before = tc_thread_count();
     host_pool *pool = host_pool_start(2);
     assert_non_null(pool);
     sgk_parallel_backend backend = host_pool_backend(pool);
@@ -87,7 +74,7 @@ static void test_no_openmp_threads_with_a_pool(void **state)
     check_all_cases("on a pool of 3");
     assert_true(host_pool_tasks_by_workers(pool) > 0);
     if (before > 0)
-        assert_int_equal(thread_count(), before + 2);
+        assert_int_equal(tc_thread_count(), before + 2);
     assert_int_equal(sgk_set_parallel_backend(NULL), SGK_OK);
     host_pool_stop(pool);
     sgk_set_num_threads(0);

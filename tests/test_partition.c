@@ -16,26 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "duplicates.h"
 #include "parallel/partition.h"
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-
-static uint64_t rng(void)
-{
-    uint64_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return rng_state = x;
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    assert_non_null(p);
-    return p;
-}
+/* Random slots, the same on every run. */
+static tc_rng rng = {0x9E3779B97F4A7C15ull};
 
 enum shape { UNIFORM, SKEWED, ALL_EQUAL, ALL_DISTINCT };
 
@@ -43,18 +29,18 @@ enum shape { UNIFORM, SKEWED, ALL_EQUAL, ALL_DISTINCT };
 static int64_t *make_slots(int64_t count, int64_t slots, enum shape shape)
 {
     int64_t *slot = xmalloc((size_t)count * sizeof *slot);
-    int64_t hot = (int64_t)(rng() % (uint64_t)slots);
+    int64_t hot = tc_rng_below(&rng, slots);
     for (int64_t n = 0; n < count; n++) {
         switch (shape) {
-        case UNIFORM: slot[n] = (int64_t)(rng() % (uint64_t)slots); break;
-        case SKEWED: slot[n] = rng() % 10 ? hot : (int64_t)(rng() % (uint64_t)slots); break;
+        case UNIFORM: slot[n] = tc_rng_below(&rng, slots); break;
+        case SKEWED: slot[n] = tc_rng_below(&rng, 10) ? hot : tc_rng_below(&rng, slots); break;
         case ALL_EQUAL: slot[n] = hot; break;
         case ALL_DISTINCT: slot[n] = n; break; /* shuffled below; needs count <= slots */
         }
     }
     if (shape == ALL_DISTINCT)
         for (int64_t n = count - 1; n > 0; n--) {
-            int64_t k = (int64_t)(rng() % (uint64_t)(n + 1)), t = slot[n];
+            int64_t k = tc_rng_below(&rng, n + 1), t = slot[n];
             slot[n] = slot[k], slot[k] = t;
         }
     return slot;

@@ -1,9 +1,10 @@
 /*
- * Scatter reductions on every execution path (DESIGN.md §2, §4).
+ * Scatter reductions on every execution path (README: "Semantics, stated
+ * plainly", and the paths of "How it is built").
  *
- * For every dtype x reduction cell of the §2 table, and for ScatterND with
- * slice length 1, ScatterND with slice length 37 and ScatterElements, cases
- * of each duplicate structure (heavy skew, all to one destination, no
+ * For every dtype x reduction cell the semantics define, and for ScatterND
+ * with slice length 1, ScatterND with slice length 37 and ScatterElements,
+ * cases of each duplicate structure (heavy skew, all to one destination, no
  * duplicates, random duplicates, empty, a single update, random duplicates
  * with NaN/infinity) are run through: the one-shot call, the one-shot call in
  * place, a plan executed twice and once in place, and plans made with
@@ -40,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "reference.h"
 #include "sgk.h"
 #include "tolerance.h"
@@ -69,32 +71,8 @@ static void read_environment(void)
            getenv("SGK_NUM_THREADS") ? getenv("SGK_NUM_THREADS") : "(default)");
 }
 
-/* ---- deterministic random numbers (splitmix64) ---------------------------- */
-
-typedef struct { uint64_t s; } rng_t;
-
-static uint64_t rng_next(rng_t *r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int64_t rng_below(rng_t *r, int64_t n) { return (int64_t)(rng_next(r) % (uint64_t)n); }
-static int rng_percent(rng_t *r, int p) { return rng_below(r, 100) < p; }
-static double rng_unit(rng_t *r) { return (double)(rng_next(r) >> 11) * 0x1p-53; }
-static double rng_sign(rng_t *r) { return rng_percent(r, 50) ? -1.0 : 1.0; }
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        abort();
-    }
-    return p;
-}
+/* A random sign, for values symmetric around zero. */
+static double rng_sign(tc_rng *r) { return tc_rng_percent(r, 50) ? -1.0 : 1.0; }
 
 /* ---- the cases -------------------------------------------------------------- */
 
@@ -155,21 +133,21 @@ static void put_index(pcase *c, int64_t i, int64_t v)
 }
 
 /* A coordinate in [0, dim), written as its negative alias 30% of the time. */
-static int64_t aliased(rng_t *r, int64_t coord, int64_t dim)
+static int64_t aliased(tc_rng *r, int64_t coord, int64_t dim)
 {
-    return rng_percent(r, 30) ? coord - dim : coord;
+    return tc_rng_percent(r, 30) ? coord - dim : coord;
 }
 
 /* The destination of each update, by structure: a slot in [0, slots). */
-static void choose_slots(rng_t *r, structure st, int64_t n, int64_t slots, int64_t *out)
+static void choose_slots(tc_rng *r, structure st, int64_t n, int64_t slots, int64_t *out)
 {
-    int64_t hot = rng_below(r, slots);
+    int64_t hot = tc_rng_below(r, slots);
     if (st == ST_UNIQUE) {
         int64_t *perm = xmalloc(sizeof(int64_t) * (size_t)slots);
         for (int64_t i = 0; i < slots; i++)
             perm[i] = i;
         for (int64_t i = slots - 1; i > 0; i--) {
-            int64_t j = rng_below(r, i + 1), t = perm[i];
+            int64_t j = tc_rng_below(r, i + 1), t = perm[i];
             perm[i] = perm[j];
             perm[j] = t;
         }
@@ -178,14 +156,14 @@ static void choose_slots(rng_t *r, structure st, int64_t n, int64_t slots, int64
         return;
     }
     for (int64_t i = 0; i < n; i++) {
-        if (st == ST_ALL_ONE || (st == ST_HEAVY && rng_percent(r, 90)))
+        if (st == ST_ALL_ONE || (st == ST_HEAVY && tc_rng_percent(r, 90)))
             out[i] = hot;
         else
-            out[i] = rng_below(r, slots);
+            out[i] = tc_rng_below(r, slots);
     }
 }
 
-static void build_indices(pcase *c, rng_t *r)
+static void build_indices(pcase *c, tc_rng *r)
 {
     int64_t n = updates_for(c->op, c->st);
     size_t is = c->idtype == SGK_INT32 ? 4 : 8;
@@ -233,8 +211,8 @@ static void build_indices(pcase *c, rng_t *r)
         free(slot);
         c->slice = c->op == OP_ND_SLICE1 ? 1 : dims[1];
     }
-    c->dn = ref_numel(c->drank, c->dshape);
-    c->un = ref_numel(c->urank, c->ushape);
+    c->dn = tc_numel(c->drank, c->dshape);
+    c->un = tc_numel(c->urank, c->ushape);
 }
 
 /* ---- values ------------------------------------------------------------------ */
@@ -251,57 +229,57 @@ static void build_indices(pcase *c, rng_t *r)
    - none: any bit pattern.
    NaN and infinities only in the "+nan/inf" structure, where they would
    otherwise make whole destinations NaN. */
-static double real_value(rng_t *r, sgk_dtype dtype, sgk_reduction red, int specials, int is_data)
+static double real_value(tc_rng *r, sgk_dtype dtype, sgk_reduction red, int specials, int is_data)
 {
     int half = dtype == SGK_FLOAT16 || dtype == SGK_BFLOAT16;
-    if (specials && rng_percent(r, 8)) {
-        int k = (int)rng_below(r, 3);
+    if (specials && tc_rng_percent(r, 8)) {
+        int k = (int)tc_rng_below(r, 3);
         return k == 0 ? NAN : k == 1 ? INFINITY : -INFINITY;
     }
     switch (red) {
     case SGK_REDUCE_ADD: case SGK_REDUCE_SUB:
         if (half) {
             int64_t span = is_data ? 4 : dtype == SGK_FLOAT16 ? 2 : 1;
-            return (double)(rng_below(r, 2 * span + 1) - span);
+            return (double)(tc_rng_below(r, 2 * span + 1) - span);
         }
-        if (rng_percent(r, 10))
+        if (tc_rng_percent(r, 10))
             return rng_sign(r) * 0.0;
-        if (rng_percent(r, 30))
-            return (double)(rng_below(r, 9) - 4);
-        return rng_sign(r) * ldexp(1 + rng_unit(r), (int)rng_below(r, 17) - 8);
+        if (tc_rng_percent(r, 30))
+            return (double)(tc_rng_below(r, 9) - 4);
+        return rng_sign(r) * ldexp(1 + tc_rng_unit(r), (int)tc_rng_below(r, 17) - 8);
     case SGK_REDUCE_MUL:
         if (half) {
             if (is_data) {
                 static const double d[] = {1, 1.5, 0.75, 2, 0};
-                return rng_sign(r) * d[rng_below(r, rng_percent(r, 5) ? 5 : 4)];
+                return rng_sign(r) * d[tc_rng_below(r, tc_rng_percent(r, 5) ? 5 : 4)];
             }
-            int k = (int)rng_below(r, 100);
+            int k = (int)tc_rng_below(r, 100);
             return rng_sign(r) * (k == 0 ? 2.0 : k == 1 ? 0.5 : 1.0);
         }
         if (is_data)
-            return rng_sign(r) * ldexp(1 + rng_unit(r), (int)rng_below(r, 9) - 4);
-        return rng_sign(r) * (1 + rng_sign(r) * (0x1p-10 + rng_unit(r) * (0x1p-5 - 0x1p-10)));
+            return rng_sign(r) * ldexp(1 + tc_rng_unit(r), (int)tc_rng_below(r, 9) - 4);
+        return rng_sign(r) * (1 + rng_sign(r) * (0x1p-10 + tc_rng_unit(r) * (0x1p-5 - 0x1p-10)));
     default: {
         static const double ties[] = {-2, -1, -0.0, 0.0, 0.5, 1, 2, INFINITY, -INFINITY};
-        return ties[rng_below(r, 9)];
+        return ties[tc_rng_below(r, 9)];
     }
     }
 }
 
-static void random_value(rng_t *r, const pcase *c, int is_data, void *p)
+static void random_value(tc_rng *r, const pcase *c, int is_data, void *p)
 {
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     int specials = c->st == ST_SPECIALS;
     switch (c->dtype) {
     case SGK_BOOL: {
         static const uint8_t odd[] = {2, 0x80, 0xFF};
-        uint8_t v = rng_percent(r, 90) ? (uint8_t)rng_below(r, 2) : odd[rng_below(r, 3)];
+        uint8_t v = tc_rng_percent(r, 90) ? (uint8_t)tc_rng_below(r, 2) : odd[tc_rng_below(r, 3)];
         memcpy(p, &v, 1);
         return;
     }
     case SGK_STRING: {
         static const char *const pool[] = {"alpha", "beta", "", "gamma"};
-        const char *s = rng_percent(r, 5) ? NULL : pool[rng_below(r, 4)];
+        const char *s = tc_rng_percent(r, 5) ? NULL : pool[tc_rng_below(r, 4)];
         memcpy(p, &s, sizeof s);
         return;
     }
@@ -311,27 +289,28 @@ static void random_value(rng_t *r, const pcase *c, int is_data, void *p)
         break;
     default: { /* integers: small values, the width's edges, anything */
         uint64_t v;
-        int k = (int)rng_below(r, 10);
+        int k = (int)tc_rng_below(r, 10);
         unsigned bits = (unsigned)(8 * es);
         if (k < 5)
-            v = (uint64_t)(rng_below(r, 9) - 4);
+            v = (uint64_t)(tc_rng_below(r, 9) - 4);
         else if (k < 7)
-            v = rng_percent(r, 50) ? (uint64_t)1 << (bits - 1) : ((uint64_t)1 << (bits - 1)) - 1;
+            v = tc_rng_percent(r, 50) ? (uint64_t)1 << (bits - 1) : ((uint64_t)1 << (bits - 1)) - 1;
         else
-            v = rng_next(r);
+            v = tc_rng_next(r);
         memcpy(p, &v, es);
         return;
     }
     }
     if (c->red == SGK_REDUCE_NONE) { /* any bits: payload NaNs, subnormals */
-        uint64_t v[2] = {rng_next(r), rng_next(r)};
+        uint64_t v[2] = {tc_rng_next(r), tc_rng_next(r)};
         memcpy(p, v, es);
         return;
     }
     if (c->dtype == SGK_COMPLEX64 || c->dtype == SGK_COMPLEX128) {
         double z[2];
         if (c->red == SGK_REDUCE_MUL) { /* near 1: |z - 1| in [2^-10, 2^-5] */
-            double a = 0x1p-10 + rng_unit(r) * (0x1p-5 - 0x1p-10), t = 6.283185307179586 * rng_unit(r);
+            double a = 0x1p-10 + tc_rng_unit(r) * (0x1p-5 - 0x1p-10);
+            double t = 6.283185307179586 * tc_rng_unit(r);
             z[0] = 1 + a * cos(t);
             z[1] = a * sin(t);
             if (is_data) {
@@ -362,9 +341,9 @@ static void random_value(rng_t *r, const pcase *c, int is_data, void *p)
     }
 }
 
-static void *random_buffer(rng_t *r, const pcase *c, int64_t n, int is_data)
+static void *random_buffer(tc_rng *r, const pcase *c, int64_t n, int is_data)
 {
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     char *b = xmalloc((size_t)n * es);
     for (int64_t i = 0; i < n; i++)
         random_value(r, c, is_data, b + (size_t)i * es);
@@ -424,7 +403,7 @@ static sgk_status make_plan(const pcase *c, uint32_t flags, int null_buffers, sg
 
 static char *alloc_out(const pcase *c)
 {
-    size_t bytes = (size_t)c->dn * ref_dtype_size(c->dtype);
+    size_t bytes = (size_t)c->dn * tc_dtype_size(c->dtype);
     char *out = xmalloc(bytes + GUARD);
     memset(out, GUARD_BYTE, bytes + GUARD);
     return out;
@@ -433,7 +412,7 @@ static char *alloc_out(const pcase *c)
 static char *copy_of_data(const pcase *c)
 {
     char *out = alloc_out(c);
-    memcpy(out, c->data, (size_t)c->dn * ref_dtype_size(c->dtype));
+    memcpy(out, c->data, (size_t)c->dn * tc_dtype_size(c->dtype));
     return out;
 }
 
@@ -448,10 +427,8 @@ static const char *flags_name(uint32_t flags)
 
 static void print_bytes(const char *name, const void *p, size_t n)
 {
-    const unsigned char *b = p;
     printf(" %s=0x", name);
-    for (size_t j = n; j-- > 0;)
-        printf("%02x", b[j]);
+    tc_print_hex(p, n);
 }
 
 static void fail_case(const pcase *c, const char *route, const char *desc, const char *fmt, ...)
@@ -462,8 +439,8 @@ static void fail_case(const pcase *c, const char *route, const char *desc, const
     va_list ap;
     printf("FAIL op=%s dtype=%s reduction=%s structure=%s index=%s route=%s seed=0x%" PRIx64
            " [env SGK_REDUCE_PATH=%s SGK_DETERMINISTIC=%d]: ",
-           op_names[c->op], ref_dtype_name(c->dtype), ref_reduction_name(c->red),
-           structure_names[c->st], ref_dtype_name(c->idtype), route, c->seed, env_path,
+           op_names[c->op], tc_dtype_name(c->dtype), tc_reduction_name(c->red),
+           structure_names[c->st], tc_dtype_name(c->idtype), route, c->seed, env_path,
            tol_env_allows_reorder() ? 0 : 1);
     va_start(ap, fmt);
     vprintf(fmt, ap);
@@ -477,7 +454,7 @@ static void fail_case(const pcase *c, const char *route, const char *desc, const
 static void check_output(const pcase *c, const char *route, const char *desc, int reordered,
                          const char *got)
 {
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     tol_result res;
     if (!tol_compare(c->dtype, c->red, c->stats, reordered, 1, c->dn, c->want, got, &res)) {
         char detail[160] = "";
@@ -496,12 +473,8 @@ static void check_output(const pcase *c, const char *route, const char *desc, in
             printf("\n");
         }
     }
-    for (size_t g = 0; g < GUARD; g++) {
-        if ((unsigned char)got[(size_t)c->dn * es + g] != GUARD_BYTE) {
-            fail_case(c, route, desc, "wrote past the end of the output");
-            break;
-        }
-    }
+    if (tc_first_byte_not(got + (size_t)c->dn * es, GUARD_BYTE, GUARD) < GUARD)
+        fail_case(c, route, desc, "wrote past the end of the output");
 }
 
 /* ---- plan descriptions -------------------------------------------------------- */
@@ -586,7 +559,7 @@ static void run_plan(const pcase *c, uint32_t flags, int runs, int null_buffers)
     if (problem)
         fail_case(c, route, desc, "description %s", problem);
 
-    size_t bytes = (size_t)c->dn * ref_dtype_size(c->dtype);
+    size_t bytes = (size_t)c->dn * tc_dtype_size(c->dtype);
     char *first = alloc_out(c), *out = alloc_out(c);
     for (int run = 1; run <= runs; run++) {
         snprintf(route, sizeof route, "plan flags=%s run %d", flags_name(flags), run);
@@ -638,7 +611,7 @@ static double effect_of(const pcase *c, const void *p)
    ("applied twice"). */
 static char *perturbed_result(const pcase *c, int64_t j, int twice)
 {
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     char *upd = xmalloc((size_t)c->un * es);
     memcpy(upd, c->updates, (size_t)c->un * es);
     for (int64_t e = 0; e < c->slice; e++) {
@@ -673,7 +646,7 @@ static char *perturbed_result(const pcase *c, int64_t j, int twice)
    positions within each row, which keeps every update's destination). */
 static char *result_in_order(const pcase *c, int shuffled)
 {
-    size_t es = ref_dtype_size(c->dtype), is = c->idtype == SGK_INT32 ? 4 : 8;
+    size_t es = tc_dtype_size(c->dtype), is = c->idtype == SGK_INT32 ? 4 : 8;
     int64_t groups = c->op == OP_ELEMENTS ? c->ishape[0] : 1;
     int64_t n = c->op == OP_ELEMENTS ? c->ishape[1] : c->ishape[0];
     int64_t ilen = c->op == OP_ELEMENTS ? 1 : c->ishape[1], ulen = c->slice;
@@ -681,12 +654,12 @@ static char *result_in_order(const pcase *c, int shuffled)
     p.indices = xmalloc((size_t)(c->in ? c->in : 1) * is);
     p.updates = xmalloc((size_t)(c->un ? c->un : 1) * es);
     int64_t *perm = xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
-    rng_t r = {c->seed ^ 0x5AFF1Eull};
+    tc_rng r = {c->seed ^ 0x5AFF1Eull};
     for (int64_t g = 0; g < groups; g++) {
         for (int64_t i = 0; i < n; i++)
             perm[i] = shuffled ? i : n - 1 - i;
         for (int64_t i = n - 1; shuffled && i > 0; i--) {
-            int64_t j = rng_below(&r, i + 1), t = perm[i];
+            int64_t j = tc_rng_below(&r, i + 1), t = perm[i];
             perm[i] = perm[j];
             perm[j] = t;
         }
@@ -727,7 +700,7 @@ static void check_teeth(const pcase *c)
     }
     if (!tol_order_sensitive(c->dtype, c->red) || c->st == ST_SPECIALS || c->un == 0)
         return;
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     int64_t best = -1;
     double best_effect = 0;
     for (int64_t i = 0; i < c->un; i++) {
@@ -765,8 +738,8 @@ static void run_case(op_kind op, sgk_dtype dtype, sgk_reduction red, structure s
     c.st = st;
     c.seed = 0x9A7E5000ull ^ ((uint64_t)op << 24) ^ ((uint64_t)dtype << 16) ^
              ((uint64_t)red << 8) ^ (uint64_t)st;
-    rng_t r = {c.seed};
-    c.idtype = rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
+    tc_rng r = {c.seed};
+    c.idtype = tc_rng_percent(&r, 50) ? SGK_INT32 : SGK_INT64;
     build_indices(&c, &r);
     c.data = random_buffer(&r, &c, c.dn, 1);
     c.updates = random_buffer(&r, &c, c.un, 0);
@@ -838,7 +811,7 @@ static const digest_case digest_cases[] = {
 
 static void build_digest_case(const digest_case *dc, pcase *c)
 {
-    rng_t r = {0xD16E57ull + (uint64_t)dc->n};
+    tc_rng r = {0xD16E57ull + (uint64_t)dc->n};
     memset(c, 0, sizeof *c);
     c->op = dc->op;
     c->dtype = SGK_FLOAT32;
@@ -859,20 +832,20 @@ static void build_digest_case(const digest_case *dc, pcase *c)
         c->ushape[1] = dc->d1;
         c->urank = 2;
     }
-    c->in = ref_numel(c->irank, c->ishape);
-    c->dn = ref_numel(c->drank, c->dshape);
-    c->un = ref_numel(c->urank, c->ushape);
+    c->in = tc_numel(c->irank, c->ishape);
+    c->dn = tc_numel(c->drank, c->dshape);
+    c->un = tc_numel(c->urank, c->ushape);
     int64_t range = dc->op == OP_ELEMENTS ? dc->d1 : dc->d0;
     c->indices = xmalloc((size_t)c->in * 8);
     for (int64_t i = 0; i < c->in; i++) {
-        double x = rng_unit(&r);
+        double x = tc_rng_unit(&r);
         put_index(c, i, (int64_t)(x * x * x * x * (double)range));
     }
     float *d = xmalloc((size_t)c->dn * 4), *u = xmalloc((size_t)c->un * 4);
     for (int64_t i = 0; i < c->dn; i++)
-        d[i] = (float)(rng_unit(&r) * 8 - 4);
+        d[i] = (float)(tc_rng_unit(&r) * 8 - 4);
     for (int64_t i = 0; i < c->un; i++)
-        u[i] = (float)(rng_unit(&r) * 2 - 1);
+        u[i] = (float)(tc_rng_unit(&r) * 2 - 1);
     c->data = d;
     c->updates = u;
 }
@@ -940,25 +913,26 @@ static void test_wide_accumulate(void **state)
             for (size_t l = 0; l < 2; l++) {
                 const int64_t L = slice_lens[l];
                 const bool f16 = types[t] == SGK_FLOAT16;
-                rng_t rng = {0x5eedULL + t * 100 + r * 10 + l};
+                tc_rng rng = {0x5eedULL + t * 100 + r * 10 + l};
                 uint16_t *data = malloc(ROWS * L * 2), *upd = malloc(UPDATES * L * 2);
                 uint16_t *out = malloc(ROWS * L * 2), *want = malloc(ROWS * L * 2);
                 float *acc = malloc(ROWS * L * sizeof *acc);
                 int64_t *idx = malloc(UPDATES * sizeof *idx);
                 bool *touched = calloc(ROWS, 1);
                 for (int64_t i = 0; i < ROWS * L; i++) {
-                    float v = (float)(rng_sign(&rng) * (1.0 + rng_unit(&rng)));
+                    float v = (float)(rng_sign(&rng) * (1.0 + tc_rng_unit(&rng)));
                     data[i] = f16 ? ref_f32_to_f16(v) : ref_f32_to_bf16(v);
                 }
                 for (int64_t i = 0; i < UPDATES * L; i++) {
                     /* mul near 1 keeps long products finite */
                     float v = reds[r] == SGK_REDUCE_MUL
-                                  ? (float)(1.0 + rng_sign(&rng) * rng_unit(&rng) / 64)
-                                  : (float)(rng_sign(&rng) * rng_unit(&rng));
+                                  ? (float)(1.0 + rng_sign(&rng) * tc_rng_unit(&rng) / 64)
+                                  : (float)(rng_sign(&rng) * tc_rng_unit(&rng));
                     upd[i] = f16 ? ref_f32_to_f16(v) : ref_f32_to_bf16(v);
                 }
                 for (int64_t n = 0; n < UPDATES; n++) /* a few hot rows, many duplicates */
-                    idx[n] = rng_percent(&rng, 50) ? rng_below(&rng, 4) : rng_below(&rng, ROWS);
+                    idx[n] = tc_rng_percent(&rng, 50) ? tc_rng_below(&rng, 4)
+                                                      : tc_rng_below(&rng, ROWS);
                 for (int64_t i = 0; i < ROWS * L; i++)
                     acc[i] = f16 ? ref_f16_to_f32(data[i]) : ref_bf16_to_f32(data[i]);
                 for (int64_t n = 0; n < UPDATES; n++) {
@@ -986,7 +960,7 @@ static void test_wide_accumulate(void **state)
                     st = sgk_execute(plan, data, upd, out);
                 if (st != SGK_OK) {
                     printf("wide accumulate %s %s L=%lld: status %s: %s\n",
-                           ref_dtype_name(types[t]), ref_reduction_name(reds[r]), (long long)L,
+                           tc_dtype_name(types[t]), tc_reduction_name(reds[r]), (long long)L,
                            sgk_status_name(st), sgk_last_error());
                     bad++;
                 } else if (memcmp(out, want, ROWS * L * 2) != 0) {
@@ -995,7 +969,7 @@ static void test_wide_accumulate(void **state)
                         i++;
                     printf("wide accumulate %s %s L=%lld: element %lld got %04x want %04x "
                            "[%s]\n",
-                           ref_dtype_name(types[t]), ref_reduction_name(reds[r]), (long long)L,
+                           tc_dtype_name(types[t]), tc_reduction_name(reds[r]), (long long)L,
                            (long long)i, out[i], want[i], sgk_plan_describe(plan));
                     bad++;
                 }

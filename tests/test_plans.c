@@ -1,9 +1,10 @@
 /*
- * Plans (DESIGN.md §3): plan once and execute many times on new buffers, the
- * plan keeps no pointer to the caller's indices or shapes, in-place execution,
- * zero-sized problems, one plan executed from many threads at once, and
- * bit-identical results at every thread count (deterministic by default).
- * Expected values come from the sequential definition of §2, written below.
+ * Plans (README, "The C API by example"): plan once and execute many times on
+ * new buffers, the plan keeps no pointer to the caller's indices or shapes,
+ * in-place execution, zero-sized problems, one plan executed from many
+ * threads at once, and bit-identical results at every thread count
+ * (deterministic by default).  Expected values come from the sequential
+ * definition (README, "Semantics, stated plainly"), written below.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -19,93 +20,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "sgk.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-
-static uint64_t rng(void)
-{
-    uint64_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return rng_state = x;
-}
-
-/* Uniform in [0, n). */
-static int64_t rng_below(int64_t n) { return (int64_t)(rng() % (uint64_t)n); }
-
-/* Uniform in [-5, 5) with a full mantissa, so that any reordering of float
-   sums shows up in the low bits. */
-static float rng_float(void)
-{
-    return (float)((double)(rng() >> 11) * (1.0 / 9007199254740992.0) * 10.0 - 5.0);
-}
+/* Random inputs; the expected values are computed from them. */
+static tc_rng rng = {0x9E3779B97F4A7C15ull};
 
 static double absd(double x) { return x < 0 ? -x : x; }
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        print_error("out of memory allocating %zu bytes\n", n);
-        fail();
-    }
-    return p;
-}
-
+/* Uniform in [-5, 5) with a full mantissa, so that any reordering of float
+   sums shows up in the low bits. */
 static float *random_floats(size_t n)
 {
     float *p = xmalloc(n * sizeof(float));
-    for (size_t i = 0; i < n; i++) p[i] = rng_float();
-    return p;
-}
-
-static void fill_sentinel(void *p, size_t n)
-{
-    uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(0x5Au ^ (uint8_t)(i * 13u));
-}
-
-static int64_t prod(const int64_t *shape, int n)
-{
-    int64_t p = 1;
-    for (int i = 0; i < n; i++) p *= shape[i];
+    tc_fill_uniform_f32(&rng, p, n, -5.0, 5.0);
     return p;
 }
 
 static int64_t norm(int64_t v, int64_t s) { return v < 0 ? v + s : v; }
 
-static const char *last_error_text(void)
-{
-    const char *m = sgk_last_error();
-    return m ? m : "(null)";
-}
-
-#define CHECK_OK(call)                                                                    \
-    do {                                                                                  \
-        sgk_status st_ = (call);                                                          \
-        if (st_ != SGK_OK) {                                                              \
-            print_error("%s returned %d (%s): %s\n", #call, (int)st_,                     \
-                        sgk_status_name(st_) ? sgk_status_name(st_) : "?",                \
-                        last_error_text());                                               \
-            fail();                                                                       \
-        }                                                                                 \
-    } while (0)
-
 static void check_floats_at(const char *file, int line, const char *what, const float *got,
                             const float *want, size_t n)
 {
-    if (memcmp(got, want, n * sizeof(float)) == 0) return;
-    for (size_t i = 0; i < n; i++) {
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
-            print_error("%s: element %zu of %zu is %.9g, want %.9g\n", what, i, n,
-                        (double)got[i], (double)want[i]);
-            _fail(file, line);
-        }
-    }
+    size_t byte = tc_first_difference(got, want, n * sizeof(float));
+    if (byte == n * sizeof(float)) return;
+    size_t i = byte / sizeof(float);
+    print_error("%s: element %zu of %zu is %.9g, want %.9g\n", what, i, n, (double)got[i],
+                (double)want[i]);
+    _fail(file, line);
 }
 #define CHECK_FLOATS(what, got, want, n) check_floats_at(__FILE__, __LINE__, what, got, want, n)
 
@@ -134,7 +78,7 @@ static float reduce1(sgk_reduction r, float a, float b)
 static void ref_scatter_nd(const float *data, const int64_t *ds, int r, const int64_t *idx,
                            int64_t n, int k, const float *upd, sgk_reduction red, float *out)
 {
-    int64_t total = prod(ds, r), slice = prod(ds + k, r - k);
+    int64_t total = tc_numel(r, ds), slice = tc_numel(r - k, ds + k);
     memcpy(out, data, (size_t)total * sizeof(float));
     for (int64_t i = 0; i < n; i++) {
         int64_t off = 0;
@@ -148,8 +92,8 @@ static void ref_gather_nd(const float *data, const int64_t *ds, int r, const int
                           const int64_t *is, int q, int b, float *out)
 {
     int k = (int)is[q - 1];
-    int64_t nb = prod(ds, b), per_batch = prod(is + b, q - 1 - b);
-    int64_t slice = prod(ds + b + k, r - b - k), batch_stride = prod(ds + b, r - b);
+    int64_t nb = tc_numel(b, ds), per_batch = tc_numel(q - 1 - b, is + b);
+    int64_t slice = tc_numel(r - b - k, ds + b + k), batch_stride = tc_numel(r - b, ds + b);
     for (int64_t bb = 0; bb < nb; bb++)
         for (int64_t t = 0; t < per_batch; t++) {
             const int64_t *tup = idx + (bb * per_batch + t) * k;
@@ -177,8 +121,8 @@ static void ref_scatter_elements(const float *data, const int64_t *ds, int r, co
                                  const int64_t *is, int axis, const float *upd, sgk_reduction red,
                                  float *out)
 {
-    memcpy(out, data, (size_t)prod(ds, r) * sizeof(float));
-    int64_t n = prod(is, r);
+    memcpy(out, data, (size_t)tc_numel(r, ds) * sizeof(float));
+    int64_t n = tc_numel(r, is);
     for (int64_t i = 0; i < n; i++) {
         int64_t off = elements_offset(i, ds, is, r, axis, idx[i]);
         out[off] = reduce1(red, out[off], upd[i]);
@@ -188,7 +132,7 @@ static void ref_scatter_elements(const float *data, const int64_t *ds, int r, co
 static void ref_gather_elements(const float *data, const int64_t *ds, int r, const int64_t *idx,
                                 const int64_t *is, int axis, float *out)
 {
-    int64_t n = prod(is, r);
+    int64_t n = tc_numel(r, is);
     for (int64_t i = 0; i < n; i++) out[i] = data[elements_offset(i, ds, is, r, axis, idx[i])];
 }
 
@@ -518,7 +462,7 @@ static void test_in_place(void **state)
         /* ScatterElements on axis 0 with indices [16, 8] */
         static const int64_t eis[] = {16, 8};
         int64_t eidx[128];
-        for (int i = 0; i < 128; i++) eidx[i] = rng_below(32) - 16;
+        for (int i = 0; i < 128; i++) eidx[i] = tc_rng_below(&rng, 32) - 16;
         ref_scatter_elements(data, ds, 2, eidx, eis, 0, upd, reds[ri], want);
         sgk_tensor eix = i64(2, eis, eidx), eu = f32(2, eis, upd);
         memcpy(work, data, sizeof work);
@@ -553,18 +497,18 @@ static void test_zero_sized(void **state)
         static const sgk_reduction reds[] = {SGK_REDUCE_NONE, SGK_REDUCE_ADD, SGK_REDUCE_MUL};
         for (size_t ri = 0; ri < 3; ri++) {
             sgk_tensor d = f32(2, ds, data), ix = i64(2, is, NULL), u = f32(1, us, NULL);
-            fill_sentinel(out, sizeof out);
+            tc_fill_pattern(out, sizeof out);
             CHECK_OK(sgk_scatter_nd(&d, &ix, &u, reds[ri], out));
             CHECK_FLOATS("scatter_nd with zero updates", out, data, 32);
             ix = i32(2, is1, NULL);
             u = f32(2, us1, NULL);
-            fill_sentinel(out, sizeof out);
+            tc_fill_pattern(out, sizeof out);
             CHECK_OK(sgk_scatter_nd(&d, &ix, &u, reds[ri], out));
             CHECK_FLOATS("scatter_nd with zero slice updates", out, data, 32);
             plan = NULL;
             CHECK_OK(sgk_plan_scatter_nd(&plan, &d, &ix, &u, reds[ri], 0));
             check_describe(plan);
-            fill_sentinel(out, sizeof out);
+            tc_fill_pattern(out, sizeof out);
             CHECK_OK(sgk_execute(plan, data, NULL, out));
             CHECK_FLOATS("scatter_nd plan with zero updates", out, data, 32);
             float work[32];
@@ -579,7 +523,7 @@ static void test_zero_sized(void **state)
         static const int64_t zds[] = {0, 8}, is[] = {0, 1}, us[] = {0, 8};
         sgk_tensor d = f32(2, zds, NULL), ix = i64(2, is, NULL), u = f32(2, us, NULL);
         CHECK_OK(sgk_scatter_nd(&d, &ix, &u, SGK_REDUCE_ADD, NULL));
-        fill_sentinel(out, sizeof out);
+        tc_fill_pattern(out, sizeof out);
         uint8_t before[sizeof out];
         memcpy(before, out, sizeof out);
         CHECK_OK(sgk_scatter_nd(&d, &ix, &u, SGK_REDUCE_ADD, out));
@@ -610,7 +554,7 @@ static void test_zero_sized(void **state)
         assert_int_equal(shape[0], 0);
         assert_int_equal(shape[1], 8);
         CHECK_OK(sgk_gather_nd(&d, &ix, 0, NULL));
-        fill_sentinel(out, sizeof out);
+        tc_fill_pattern(out, sizeof out);
         uint8_t before[sizeof out];
         memcpy(before, out, sizeof out);
         CHECK_OK(sgk_gather_nd(&d, &ix, 0, out));
@@ -632,12 +576,12 @@ static void test_zero_sized(void **state)
     {
         static const int64_t eds[] = {4, 8}, eis[] = {4, 0}, zds[] = {3, 0}, zis[] = {3, 0};
         sgk_tensor d = f32(2, eds, data), ix = i64(2, eis, NULL), u = f32(2, eis, NULL);
-        fill_sentinel(out, sizeof out);
+        tc_fill_pattern(out, sizeof out);
         CHECK_OK(sgk_scatter_elements(&d, &ix, &u, 1, SGK_REDUCE_ADD, out));
         CHECK_FLOATS("scatter_elements with zero updates", out, data, 32);
         plan = NULL;
         CHECK_OK(sgk_plan_scatter_elements(&plan, &d, &ix, &u, 0, SGK_REDUCE_MAX, 0));
-        fill_sentinel(out, sizeof out);
+        tc_fill_pattern(out, sizeof out);
         CHECK_OK(sgk_execute(plan, data, NULL, out));
         CHECK_FLOATS("scatter_elements plan with zero updates", out, data, 32);
         sgk_plan_destroy(plan);
@@ -677,12 +621,12 @@ static void *ct_worker(void *arg)
     ct_job *j = arg;
     pthread_barrier_wait(j->barrier);
     for (int r = 0; r < CT_ROUNDS; r++) {
-        fill_sentinel(j->out_scatter, sizeof(float) * CT_ROWS * CT_COLS);
+        tc_fill_pattern(j->out_scatter, sizeof(float) * CT_ROWS * CT_COLS);
         sgk_status st = sgk_execute(j->scatter, j->data, j->upd, j->out_scatter);
         if (st != SGK_OK) j->status = st;
         else if (memcmp(j->out_scatter, j->want_scatter, sizeof(float) * CT_ROWS * CT_COLS))
             j->scatter_bad++;
-        fill_sentinel(j->out_gather, sizeof(float) * CT_GROWS * CT_COLS);
+        tc_fill_pattern(j->out_gather, sizeof(float) * CT_GROWS * CT_COLS);
         st = sgk_execute(j->gather, j->data, NULL, j->out_gather);
         if (st != SGK_OK) j->status = st;
         else if (memcmp(j->out_gather, j->want_gather, sizeof(float) * CT_GROWS * CT_COLS))
@@ -697,8 +641,8 @@ static void test_concurrent_execute(void **state)
     static const int64_t ds[] = {CT_ROWS, CT_COLS}, is[] = {CT_UPD, 1}, us[] = {CT_UPD, CT_COLS};
     static const int64_t gis[] = {CT_GROWS, 1};
     int64_t *idx = xmalloc(CT_UPD * sizeof(int64_t)), *gidx = xmalloc(CT_GROWS * sizeof(int64_t));
-    for (int i = 0; i < CT_UPD; i++) idx[i] = rng_below(512) * 3 - (i & 1 ? CT_ROWS : 0);
-    for (int i = 0; i < CT_GROWS; i++) gidx[i] = rng_below(2 * CT_ROWS) - CT_ROWS;
+    for (int i = 0; i < CT_UPD; i++) idx[i] = tc_rng_below(&rng, 512) * 3 - (i & 1 ? CT_ROWS : 0);
+    for (int i = 0; i < CT_GROWS; i++) gidx[i] = tc_rng_below(&rng, 2 * CT_ROWS) - CT_ROWS;
 
     sgk_tensor d = f32(2, ds, NULL), u = f32(2, us, NULL), ix = i64(2, is, idx);
     sgk_tensor gix = i64(2, gis, gidx);
@@ -774,14 +718,15 @@ static void test_thread_counts(void **state)
 
     int64_t *idx = xmalloc(32768 * sizeof(int64_t)), *eidx = xmalloc(262144 * 2 * sizeof(int64_t));
     int64_t *sidx = xmalloc(nse * sizeof(int64_t)), *gidx = xmalloc(16384 * sizeof(int64_t));
-    for (size_t i = 0; i < 32768; i++) idx[i] = rng_below(1024) * 4 - (i % 3 == 0 ? 4096 : 0);
+    for (size_t i = 0; i < 32768; i++)
+        idx[i] = tc_rng_below(&rng, 1024) * 4 - (i % 3 == 0 ? 4096 : 0);
     for (size_t i = 0; i < 262144; i++) {
-        int64_t cell = rng_below(4096);
+        int64_t cell = tc_rng_below(&rng, 4096);
         eidx[2 * i] = (cell / 64) * 8;
         eidx[2 * i + 1] = (cell % 64) * 8 - (i & 1 ? 512 : 0);
     }
-    for (size_t i = 0; i < nse; i++) sidx[i] = rng_below(64) - (i & 1 ? 1024 : 0);
-    for (size_t i = 0; i < 16384; i++) gidx[i] = rng_below(8192) - 4096;
+    for (size_t i = 0; i < nse; i++) sidx[i] = tc_rng_below(&rng, 64) - (i & 1 ? 1024 : 0);
+    for (size_t i = 0; i < 16384; i++) gidx[i] = tc_rng_below(&rng, 8192) - 4096;
 
     float *data = random_floats(nd), *upd = random_floats(nu);
     float *edata = random_floats(ne), *eupd = random_floats(262144);
@@ -812,41 +757,41 @@ static void test_thread_counts(void **state)
         static const uint32_t flag_sets[] = {0, SGK_PLAN_DETERMINISTIC};
 
         snprintf(what, sizeof what, "scatter_nd add (rows), %d threads, one-shot", counts[ci]);
-        fill_sentinel(out, nd * sizeof(float));
+        tc_fill_pattern(out, nd * sizeof(float));
         CHECK_OK(sgk_scatter_nd(&d, &ix, &u, SGK_REDUCE_ADD, out));
         check_floats_at(__FILE__, __LINE__, what, out, want, nd);
         for (size_t f = 0; f < 2; f++) {
             plan = NULL;
             CHECK_OK(sgk_plan_scatter_nd(&plan, &d, &ix, &u, SGK_REDUCE_ADD, flag_sets[f]));
-            fill_sentinel(out, nd * sizeof(float));
+            tc_fill_pattern(out, nd * sizeof(float));
             CHECK_OK(sgk_execute(plan, data, upd, out));
             snprintf(what, sizeof what, "scatter_nd add (rows), %d threads, plan flags %u",
                      counts[ci], (unsigned)flag_sets[f]);
             check_floats_at(__FILE__, __LINE__, what, out, want, nd);
             sgk_plan_destroy(plan);
         }
-        fill_sentinel(out, nd * sizeof(float));
+        tc_fill_pattern(out, nd * sizeof(float));
         CHECK_OK(sgk_execute(early, data, upd, out));
         snprintf(what, sizeof what, "scatter_nd add, earlier plan, %d threads", counts[ci]);
         check_floats_at(__FILE__, __LINE__, what, out, want, nd);
 
-        fill_sentinel(out, ne * sizeof(float));
+        tc_fill_pattern(out, ne * sizeof(float));
         CHECK_OK(sgk_scatter_nd(&ed, &eix, &eu, SGK_REDUCE_ADD, out));
         snprintf(what, sizeof what, "scatter_nd add (elements), %d threads", counts[ci]);
         check_floats_at(__FILE__, __LINE__, what, out, ewant, ne);
 
-        fill_sentinel(out, 256 * 1024 * sizeof(float));
+        tc_fill_pattern(out, 256 * 1024 * sizeof(float));
         CHECK_OK(sgk_scatter_elements(&sd, &six, &su, 1, SGK_REDUCE_ADD, out));
         snprintf(what, sizeof what, "scatter_elements add, %d threads", counts[ci]);
         check_floats_at(__FILE__, __LINE__, what, out, swant, 256 * 1024);
 
-        fill_sentinel(out, ng * sizeof(float));
+        tc_fill_pattern(out, ng * sizeof(float));
         CHECK_OK(sgk_gather_nd(&d, &gix, 0, out));
         snprintf(what, sizeof what, "gather_nd, %d threads, one-shot", counts[ci]);
         check_floats_at(__FILE__, __LINE__, what, out, gwant, ng);
         plan = NULL;
         CHECK_OK(sgk_plan_gather_nd(&plan, &d, &gix, 0, 0));
-        fill_sentinel(out, ng * sizeof(float));
+        tc_fill_pattern(out, ng * sizeof(float));
         CHECK_OK(sgk_execute(plan, data, NULL, out));
         snprintf(what, sizeof what, "gather_nd, %d threads, plan", counts[ci]);
         check_floats_at(__FILE__, __LINE__, what, out, gwant, ng);
@@ -888,12 +833,12 @@ static long long described_distinct(const sgk_plan *plan)
     return distinct;
 }
 
-/* The planner's count of distinct destinations (DESIGN.md §4: the statistics
-   the reduction paths are chosen by) against a bitmap over the slots, on
-   every path that counts them: serial at 1 thread; owner-computes at 2 and
-   4, where single-element slices are counted block by block while the
-   slots are made block-local, and 16-byte `none` slices are counted first,
-   to decide whether to drop the overwritten updates. */
+/* The planner's count of distinct destinations (README, "How it is built":
+   the statistics the reduction paths are chosen by) against a bitmap over the
+   slots, on every path that counts them: serial at 1 thread; owner-computes
+   at 2 and 4, where single-element slices are counted block by block while
+   the slots are made block-local, and 16-byte `none` slices are counted
+   first, to decide whether to drop the overwritten updates. */
 static void test_duplicate_statistics(void **state)
 {
     (void)state;
@@ -908,8 +853,8 @@ static void test_duplicate_statistics(void **state)
         memset(seen, 0, SLOTS);
         long long want = 0;
         for (int64_t n = 0; n < pairs; n++) {
-            int64_t v = rng_below(slots / 4) * 4;
-            idx[n] = rng() & 1 ? v - slots : v;
+            int64_t v = tc_rng_below(&rng, slots / 4) * 4;
+            idx[n] = tc_rng_next(&rng) & 1 ? v - slots : v;
             want += !seen[v];
             seen[v] = 1;
         }
@@ -956,8 +901,8 @@ static void test_rows_in_source_order(void **state)
         const int64_t *ds = b ? ds1 : ds0, *is = b ? is1 : is0;
         const int64_t rows = ds[b];
         for (int64_t n = 0; n < PICKS; n++) {
-            int64_t v = rng_below(rows);
-            idx[n] = rng() & 1 ? v - rows : v;
+            int64_t v = tc_rng_below(&rng, rows);
+            idx[n] = tc_rng_next(&rng) & 1 ? v - rows : v;
         }
         ref_gather_nd(data, ds, 2 + b, idx, is, 2 + b, b, want);
         sgk_tensor d = f32(2 + b, ds, NULL), ix = i64(2 + b, is, idx);

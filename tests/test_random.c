@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "reference.h"
 #include "sgk.h"
 #include "tolerance.h"
@@ -48,78 +49,56 @@ static const char *const op_names[] = {"scatter_nd", "gather_nd", "scatter_eleme
 #define SMALL_CASES_SCATTER 16
 #define SMALL_CASES_GATHER 40
 
-/* ---- deterministic random numbers (splitmix64) ------------------------ */
-
-typedef struct { uint64_t s; } rng_t;
-
-static uint64_t rng_next(rng_t *r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi]. */
-static int64_t rng_range(rng_t *r, int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
-}
-
-static int rng_percent(rng_t *r, int percent)
-{
-    return rng_range(r, 0, 99) < percent;
-}
-
 /* ---- random values ---------------------------------------------------- */
 
 static const char *const string_pool[] = {"alpha", "beta", "", "gamma", "delta", "x"};
 
 /* Small integers, general values, signed zeros, infinities, NaN, and values
    far out of range (overflow/underflow for the narrow types). */
-static double random_real(rng_t *r, int exp_lo, int exp_hi)
+static double random_real(tc_rng *r, int exp_lo, int exp_hi)
 {
-    int c = (int)rng_range(r, 0, 99);
-    double sign = rng_percent(r, 50) ? -1.0 : 1.0;
+    int c = (int)tc_rng_range(r, 0, 99);
+    double sign = tc_rng_percent(r, 50) ? -1.0 : 1.0;
     if (c < 40)
-        return (double)rng_range(r, -4, 4);
+        return (double)tc_rng_range(r, -4, 4);
     if (c < 78) {
-        double m = 1.0 + (double)(rng_next(r) >> 11) / 9007199254740992.0;
-        return sign * ldexp(m, (int)rng_range(r, -8, 8));
+        double m = 1.0 + tc_rng_unit(r);
+        return sign * ldexp(m, (int)tc_rng_range(r, -8, 8));
     }
     if (c < 84)
         return sign * 0.0;
     if (c < 89)
         return sign * INFINITY;
     if (c < 93)
-        return rng_percent(r, 80) ? NAN : -NAN;
-    double m = 1.0 + (double)(rng_next(r) >> 11) / 9007199254740992.0;
-    return sign * ldexp(m, (int)rng_range(r, exp_lo, exp_hi));
+        return tc_rng_percent(r, 80) ? NAN : -NAN;
+    double m = 1.0 + tc_rng_unit(r);
+    return sign * ldexp(m, (int)tc_rng_range(r, exp_lo, exp_hi));
 }
 
-static void random_value(rng_t *r, sgk_dtype dtype, void *p)
+static void random_value(tc_rng *r, sgk_dtype dtype, void *p)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     switch (dtype) {
     case SGK_BOOL: {
         static const uint8_t odd[] = {2, 0x80, 0xFF};
-        uint8_t v = rng_percent(r, 90) ? (uint8_t)rng_range(r, 0, 1) : odd[rng_range(r, 0, 2)];
+        uint8_t v = tc_rng_percent(r, 90) ? (uint8_t)tc_rng_range(r, 0, 1)
+                                          : odd[tc_rng_range(r, 0, 2)];
         memcpy(p, &v, 1);
         break;
     }
     case SGK_INT8: case SGK_UINT8: case SGK_INT16: case SGK_UINT16:
     case SGK_INT32: case SGK_UINT32: case SGK_INT64: case SGK_UINT64: {
         uint64_t v;
-        int c = (int)rng_range(r, 0, 9);
+        int c = (int)tc_rng_range(r, 0, 9);
         unsigned bits = (unsigned)(8 * es);
         if (c < 5)
-            v = (uint64_t)rng_range(r, -4, 4);
+            v = (uint64_t)tc_rng_range(r, -4, 4);
         else if (c < 7) /* the edges: MIN, MAX, 0x80.., 0x7F.. of the width */
-            v = rng_percent(r, 50) ? (uint64_t)1 << (bits - 1) : ((uint64_t)1 << (bits - 1)) - 1;
+            v = tc_rng_percent(r, 50) ? (uint64_t)1 << (bits - 1) : ((uint64_t)1 << (bits - 1)) - 1;
         else
-            v = rng_next(r);
-        if (rng_percent(r, 10) && c >= 5) /* MIN-1 / MAX+1 style neighbours */
-            v += rng_percent(r, 50) ? 1 : (uint64_t)-1;
+            v = tc_rng_next(r);
+        if (tc_rng_percent(r, 10) && c >= 5) /* MIN-1 / MAX+1 style neighbours */
+            v += tc_rng_percent(r, 50) ? 1 : (uint64_t)-1;
         memcpy(p, &v, es); /* little endian: the low bytes */
         break;
     }
@@ -132,10 +111,10 @@ static void random_value(rng_t *r, sgk_dtype dtype, void *p)
                                               0x3f81, 0x3b80, 0x7f80, 0x7fc0, 0x7f81, 0x8000};
         const uint16_t *edges = dtype == SGK_FLOAT16 ? f16_edges : bf16_edges;
         uint16_t h;
-        if (rng_percent(r, 10)) {
-            h = edges[rng_range(r, 0, 11)];
-        } else if (rng_percent(r, 5)) {
-            h = (uint16_t)rng_next(r); /* any pattern: subnormals, payload NaNs */
+        if (tc_rng_percent(r, 10)) {
+            h = edges[tc_rng_range(r, 0, 11)];
+        } else if (tc_rng_percent(r, 5)) {
+            h = (uint16_t)tc_rng_next(r); /* any pattern: subnormals, payload NaNs */
         } else {
             float f = (float)random_real(r, dtype == SGK_FLOAT16 ? -27 : -135,
                                          dtype == SGK_FLOAT16 ? 17 : 129);
@@ -165,27 +144,17 @@ static void random_value(rng_t *r, sgk_dtype dtype, void *p)
         break;
     }
     case SGK_STRING: {
-        const char *s = rng_percent(r, 5) ? NULL
-                        : string_pool[rng_range(r, 0, sizeof string_pool / sizeof *string_pool - 1)];
+        const int64_t last = (int64_t)(sizeof string_pool / sizeof *string_pool) - 1;
+        const char *s = tc_rng_percent(r, 5) ? NULL : string_pool[tc_rng_range(r, 0, last)];
         memcpy(p, &s, sizeof s);
         break;
     }
     }
 }
 
-static void *xmalloc(size_t n)
+static void *random_buffer(tc_rng *r, sgk_dtype dtype, int64_t n)
 {
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        abort();
-    }
-    return p;
-}
-
-static void *random_buffer(rng_t *r, sgk_dtype dtype, int64_t n)
-{
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     char *buf = xmalloc((size_t)n * es);
     for (int64_t i = 0; i < n; i++)
         random_value(r, dtype, buf + (size_t)i * es);
@@ -231,12 +200,10 @@ static char *shape_str(char *buf, size_t n, int32_t rank, const int64_t *shape)
 
 static void dump_bytes(const char *name, const void *p, int64_t n, size_t es)
 {
-    const unsigned char *b = p;
     printf("    %s:", name);
     for (int64_t i = 0; i < n; i++) {
         printf(" ");
-        for (size_t j = es; j-- > 0;) /* most significant byte first */
-            printf("%02x", b[(size_t)i * es + j]);
+        tc_print_hex((const char *)p + (size_t)i * es, es);
     }
     printf("\n");
 }
@@ -262,13 +229,13 @@ static void report(const tcase *c, const char *route, const char *what, const vo
                    const void *updates, const void *expected, const void *actual, int64_t elem)
 {
     char ds[256], is[256], us[256], os[256];
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     total_failures++;
     if (reported++ >= MAX_REPORTS)
         return;
     printf("FAIL [%s/%s] %s: op=%s dtype=%s reduction=%s index=%s data=%s indices=%s",
-           c->test, route, what, op_names[c->op], ref_dtype_name(c->dtype),
-           ref_reduction_name(c->red), ref_dtype_name(c->idtype),
+           c->test, route, what, op_names[c->op], tc_dtype_name(c->dtype),
+           tc_reduction_name(c->red), tc_dtype_name(c->idtype),
            shape_str(ds, sizeof ds, c->drank, c->dshape),
            shape_str(is, sizeof is, c->irank, c->ishape));
     if (is_scatter(c))
@@ -305,7 +272,7 @@ static int64_t out_elems(const tcase *c)
 
 static char *alloc_out(const tcase *c)
 {
-    size_t bytes = (size_t)out_elems(c) * ref_dtype_size(c->dtype);
+    size_t bytes = (size_t)out_elems(c) * tc_dtype_size(c->dtype);
     char *out = xmalloc(bytes + GUARD);
     memset(out, GUARD_BYTE, bytes + GUARD);
     return out;
@@ -319,7 +286,7 @@ static void reference_scatter(const void *ctx, sgk_dtype dtype, sgk_reduction re
 static void compare(const tcase *c, const char *route, int reordered, const void *data,
                     const void *updates, const char *expected, const char *actual)
 {
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     int64_t n = out_elems(c);
     sgk_reduction red = is_scatter(c) ? c->red : SGK_REDUCE_NONE;
     if (is_scatter(c) && reordered && tol_reorder_relaxes(c->dtype, red)) {
@@ -347,12 +314,8 @@ static void compare(const tcase *c, const char *route, int reordered, const void
             }
         }
     }
-    for (size_t g = 0; g < GUARD; g++) {
-        if ((unsigned char)actual[(size_t)n * es + g] != GUARD_BYTE) {
-            report(c, route, "wrote past the end of the output", data, updates, NULL, NULL, -1);
-            return;
-        }
-    }
+    if (tc_first_byte_not(actual + (size_t)n * es, GUARD_BYTE, GUARD) < GUARD)
+        report(c, route, "wrote past the end of the output", data, updates, NULL, NULL, -1);
 }
 
 static void tensors(const tcase *c, const void *indices, const void *data, const void *updates,
@@ -415,9 +378,9 @@ static sgk_status make_plan(const tcase *c, sgk_plan **plan, const void *indices
     }
 }
 
-static void run_case(tcase *c, rng_t *r)
+static void run_case(tcase *c, tc_rng *r)
 {
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     size_t dbytes = (size_t)c->dn * es;
     int scatter = is_scatter(c);
     char ctx[160];
@@ -479,14 +442,14 @@ static void run_case(tcase *c, rng_t *r)
 
     /* Plan from a private copy of the indices that is destroyed before the
        plan runs; data/updates pointers NULL at plan time half the time. */
-    size_t ibytes = (size_t)c->in * ref_dtype_size(c->idtype);
+    size_t ibytes = (size_t)c->in * tc_dtype_size(c->idtype);
     char *icopy = xmalloc(ibytes);
     memcpy(icopy, c->indices, ibytes);
     /* Reordering plans are judged by tests/tolerance.c where it matters. */
-    uint32_t flags = rng_percent(r, 50) ? SGK_PLAN_DETERMINISTIC : 0;
-    if (rng_percent(r, 30))
+    uint32_t flags = tc_rng_percent(r, 50) ? SGK_PLAN_DETERMINISTIC : 0;
+    if (tc_rng_percent(r, 30))
         flags = SGK_PLAN_ALLOW_REORDER;
-    int null_at_plan = rng_percent(r, 50);
+    int null_at_plan = tc_rng_percent(r, 50);
     sgk_plan *plan = NULL;
     st = make_plan(c, &plan, icopy, null_at_plan ? NULL : c->data,
                    null_at_plan ? NULL : c->updates, flags);
@@ -540,25 +503,25 @@ static void run_case(tcase *c, rng_t *r)
 
 /* ---- case generators -------------------------------------------------- */
 
-static int64_t random_dim(rng_t *r, int64_t hi)
+static int64_t random_dim(tc_rng *r, int64_t hi)
 {
-    return rng_percent(r, 5) ? 0 : rng_range(r, 1, hi);
+    return tc_rng_percent(r, 5) ? 0 : tc_rng_range(r, 1, hi);
 }
 
 /* Index values for the given per-position dimension sizes: uniform over
    [-s, s-1], or (skewed) a few favourite values, to force duplicates. */
-static void *random_indices(rng_t *r, sgk_dtype idtype, int64_t n, const int64_t *dim_of,
+static void *random_indices(tc_rng *r, sgk_dtype idtype, int64_t n, const int64_t *dim_of,
                             int64_t period, int skewed)
 {
     size_t is = idtype == SGK_INT32 ? 4 : 8;
     char *buf = xmalloc((size_t)n * is);
     for (int64_t i = 0; i < n; i++) {
         int64_t s = dim_of[i % period], v;
-        if (skewed && rng_percent(r, 70)) {
-            int64_t fav = rng_range(r, 0, 3);
+        if (skewed && tc_rng_percent(r, 70)) {
+            int64_t fav = tc_rng_range(r, 0, 3);
             v = fav == 0 ? 0 : fav == 1 ? -1 : fav == 2 ? s / 2 : -s;
         } else {
-            v = rng_range(r, -s, s - 1);
+            v = tc_rng_range(r, -s, s - 1);
         }
         if (idtype == SGK_INT32) {
             int32_t t = (int32_t)v;
@@ -572,66 +535,66 @@ static void *random_indices(rng_t *r, sgk_dtype idtype, int64_t n, const int64_t
 
 static void finish_shapes(tcase *c)
 {
-    c->dn = ref_numel(c->drank, c->dshape);
-    c->in = ref_numel(c->irank, c->ishape);
-    c->un = ref_numel(c->urank, c->ushape);
-    c->on = ref_numel(c->orank, c->oshape);
+    c->dn = tc_numel(c->drank, c->dshape);
+    c->in = tc_numel(c->irank, c->ishape);
+    c->un = tc_numel(c->urank, c->ushape);
+    c->on = tc_numel(c->orank, c->oshape);
 }
 
 /* ScatterND: data rank r, indices [..., k], updates indices[:-1] ++ data[k:]. */
-static void gen_scatter_nd(tcase *c, rng_t *r, int64_t max_dim, int64_t max_idim, int max_q)
+static void gen_scatter_nd(tcase *c, tc_rng *r, int64_t max_dim, int64_t max_idim, int max_q)
 {
-    c->drank = (int32_t)rng_range(r, 1, 4);
+    c->drank = (int32_t)tc_rng_range(r, 1, 4);
     for (int32_t d = 0; d < c->drank; d++)
         c->dshape[d] = random_dim(r, max_dim);
-    int64_t k = rng_range(r, 1, c->drank);
-    c->irank = (int32_t)rng_range(r, 1, max_q);
+    int64_t k = tc_rng_range(r, 1, c->drank);
+    c->irank = (int32_t)tc_rng_range(r, 1, max_q);
     for (int32_t d = 0; d + 1 < c->irank; d++)
         c->ishape[d] = random_dim(r, max_idim);
     c->ishape[c->irank - 1] = k;
-    if (ref_numel(c->irank - 1, c->ishape) > 0)
+    if (tc_numel(c->irank - 1, c->ishape) > 0)
         for (int64_t j = 0; j < k; j++)
             if (c->dshape[j] == 0)
-                c->dshape[j] = rng_range(r, 1, max_dim);
+                c->dshape[j] = tc_rng_range(r, 1, max_dim);
     c->urank = 0;
     for (int32_t d = 0; d + 1 < c->irank; d++)
         c->ushape[c->urank++] = c->ishape[d];
     for (int32_t d = (int32_t)k; d < c->drank; d++)
         c->ushape[c->urank++] = c->dshape[d];
-    if (c->urank == 0 && rng_percent(r, 50)) { /* OpenVINO's [1] for a [] update */
+    if (c->urank == 0 && tc_rng_percent(r, 50)) { /* OpenVINO's [1] for a [] update */
         c->urank = 1;
         c->ushape[0] = 1;
     }
     finish_shapes(c);
-    c->indices = random_indices(r, c->idtype, c->in, c->dshape, k, rng_percent(r, 30));
+    c->indices = random_indices(r, c->idtype, c->in, c->dshape, k, tc_rng_percent(r, 30));
 }
 
 /* GatherND with batch_dims b: indices.shape[:b] == data.shape[:b]. */
-static void gen_gather_nd(tcase *c, rng_t *r, int64_t max_dim, int64_t max_idim)
+static void gen_gather_nd(tcase *c, tc_rng *r, int64_t max_dim, int64_t max_idim)
 {
-    c->drank = (int32_t)rng_range(r, 1, 4);
+    c->drank = (int32_t)tc_rng_range(r, 1, 4);
     for (int32_t d = 0; d < c->drank; d++)
         c->dshape[d] = random_dim(r, max_dim);
-    c->irank = (int32_t)rng_range(r, 1, 4);
-    int32_t b = (int32_t)rng_range(r, 0, (c->irank < c->drank ? c->irank : c->drank) - 1);
-    int64_t k = rng_range(r, 1, c->drank - b);
+    c->irank = (int32_t)tc_rng_range(r, 1, 4);
+    int32_t b = (int32_t)tc_rng_range(r, 0, (c->irank < c->drank ? c->irank : c->drank) - 1);
+    int64_t k = tc_rng_range(r, 1, c->drank - b);
     c->batch_dims = b;
     for (int32_t d = 0; d < b; d++)
         c->ishape[d] = c->dshape[d];
     for (int32_t d = b; d + 1 < c->irank; d++)
         c->ishape[d] = random_dim(r, max_idim);
     c->ishape[c->irank - 1] = k;
-    if (ref_numel(c->irank - 1, c->ishape) > 0)
+    if (tc_numel(c->irank - 1, c->ishape) > 0)
         for (int64_t j = 0; j < k; j++)
             if (c->dshape[b + j] == 0)
-                c->dshape[b + j] = rng_range(r, 1, max_dim);
+                c->dshape[b + j] = tc_rng_range(r, 1, max_dim);
     c->orank = 0;
     for (int32_t d = 0; d + 1 < c->irank; d++)
         c->oshape[c->orank++] = c->ishape[d];
     for (int32_t d = b + (int32_t)k; d < c->drank; d++)
         c->oshape[c->orank++] = c->dshape[d];
     finish_shapes(c);
-    c->indices = random_indices(r, c->idtype, c->in, c->dshape + b, k, rng_percent(r, 30));
+    c->indices = random_indices(r, c->idtype, c->in, c->dshape + b, k, tc_rng_percent(r, 30));
 }
 
 /* Every index element takes the value of the first element of its row
@@ -651,30 +614,30 @@ static void broadcast_along_rows(tcase *c, int32_t ax)
    along the axis any length (duplicates).  A third of the cases cover the
    dimensions after the axis fully and broadcast the index along them: whole
    rows move. */
-static void gen_elements(tcase *c, rng_t *r, int64_t max_dim, int64_t max_axis_len)
+static void gen_elements(tcase *c, tc_rng *r, int64_t max_dim, int64_t max_axis_len)
 {
-    c->drank = (int32_t)rng_range(r, 1, 4);
+    c->drank = (int32_t)tc_rng_range(r, 1, 4);
     for (int32_t d = 0; d < c->drank; d++)
         c->dshape[d] = random_dim(r, max_dim);
-    c->axis = rng_range(r, -c->drank, c->drank - 1);
+    c->axis = tc_rng_range(r, -c->drank, c->drank - 1);
     int32_t ax = (int32_t)(c->axis < 0 ? c->axis + c->drank : c->axis);
     c->irank = c->drank;
     for (int32_t d = 0; d < c->drank; d++)
-        c->ishape[d] = d == ax ? random_dim(r, max_axis_len) : rng_range(r, 0, c->dshape[d]);
-    int rows = rng_percent(r, 33);
+        c->ishape[d] = d == ax ? random_dim(r, max_axis_len) : tc_rng_range(r, 0, c->dshape[d]);
+    int rows = tc_rng_percent(r, 33);
     for (int32_t d = ax + 1; rows && d < c->drank; d++)
         c->ishape[d] = c->dshape[d];
-    if (c->dshape[ax] == 0 && ref_numel(c->irank, c->ishape) > 0) {
-        if (rng_percent(r, 50))
+    if (c->dshape[ax] == 0 && tc_numel(c->irank, c->ishape) > 0) {
+        if (tc_rng_percent(r, 50))
             c->ishape[ax] = 0;
         else
-            c->dshape[ax] = rng_range(r, 1, max_dim);
+            c->dshape[ax] = tc_rng_range(r, 1, max_dim);
     }
     c->urank = c->orank = c->irank;
     memcpy(c->ushape, c->ishape, sizeof c->ishape);
     memcpy(c->oshape, c->ishape, sizeof c->ishape);
     finish_shapes(c);
-    c->indices = random_indices(r, c->idtype, c->in, &c->dshape[ax], 1, rng_percent(r, 30));
+    c->indices = random_indices(r, c->idtype, c->in, &c->dshape[ax], 1, tc_rng_percent(r, 30));
     if (rows)
         broadcast_along_rows(c, ax);
 }
@@ -687,7 +650,7 @@ static uint64_t case_seed(int op, int dtype, int red, int n, uint64_t salt)
 
 #define LARGE_LIMIT ((int64_t)1 << 18)
 
-static void generate_once(tcase *c, rng_t *r, int large)
+static void generate_once(tcase *c, tc_rng *r, int large)
 {
     switch (c->op) {
     case OP_SCATTER_ND:
@@ -713,7 +676,7 @@ static void generate_once(tcase *c, rng_t *r, int large)
 
 /* Large cases are redrawn (deterministically) until every tensor is below
    LARGE_LIMIT elements and the work is not trivially small. */
-static void generate(tcase *c, rng_t *r, int large)
+static void generate(tcase *c, tc_rng *r, int large)
 {
     for (;;) {
         generate_once(c, r, large);
@@ -731,15 +694,15 @@ static void generate(tcase *c, rng_t *r, int large)
 /* A case's header: its seed (from the combination and the case number), the
    generator seeded with it, and the first draw, the index type.  Shapes,
    threads and the test's name are the caller's. */
-static void new_case(tcase *c, rng_t *r, int op, int dt, int red, int n, uint64_t salt)
+static void new_case(tcase *c, tc_rng *r, int op, int dt, int red, int n, uint64_t salt)
 {
     memset(c, 0, sizeof *c);
     c->seed = case_seed(op, dt, red, n, salt);
-    *r = (rng_t){c->seed};
+    *r = (tc_rng){c->seed};
     c->op = op;
     c->dtype = (sgk_dtype)dt;
     c->red = (sgk_reduction)red;
-    c->idtype = rng_percent(r, 50) ? SGK_INT32 : SGK_INT64;
+    c->idtype = tc_rng_percent(r, 50) ? SGK_INT32 : SGK_INT64;
     c->threads = -1;
 }
 
@@ -754,10 +717,10 @@ static void run_op(int op, int cases_per_combo, int large, uint64_t salt)
                 continue;
             for (int n = 0; n < cases_per_combo; n++) {
                 tcase c;
-                rng_t r;
+                tc_rng r;
                 new_case(&c, &r, op, dt, red, n, salt);
                 if (large)
-                    c.threads = (int)rng_range(&r, 0, 2);
+                    c.threads = (int)tc_rng_range(&r, 0, 2);
                 c.test = large ? "large" : "small";
                 generate(&c, &r, large);
                 run_case(&c, &r);
@@ -782,13 +745,13 @@ static void run_slices(uint64_t salt)
                 continue;
             for (size_t l = 0; l < sizeof slice_lens / sizeof *slice_lens; l++) {
                 tcase c;
-                rng_t r;
+                tc_rng r;
                 new_case(&c, &r, OP_SCATTER_ND, dt, red, (int)l, salt);
                 c.test = "slices";
                 c.drank = c.urank = c.irank = 2;
-                c.dshape[0] = rng_range(&r, 1, 5);
+                c.dshape[0] = tc_rng_range(&r, 1, 5);
                 c.dshape[1] = slice_lens[l];
-                c.ishape[0] = c.ushape[0] = rng_range(&r, 6, 16);
+                c.ishape[0] = c.ushape[0] = tc_rng_range(&r, 6, 16);
                 c.ishape[1] = 1;
                 c.ushape[1] = slice_lens[l];
                 finish_shapes(&c);
@@ -826,32 +789,32 @@ static void run_lines(int op, uint64_t salt)
             for (int n = 0; n < 4; n++) {
                 const int columns = n == 3;
                 tcase c;
-                rng_t r;
+                tc_rng r;
                 new_case(&c, &r, op, dt, red, n, salt);
                 if (columns)
-                    c.threads = (int)rng_range(&r, 0, 2);
+                    c.threads = (int)tc_rng_range(&r, 0, 2);
                 c.test = columns ? "lines in columns" : "lines";
                 if (columns) {
                     c.drank = 3;
                     c.dshape[0] = 2;
                     c.dshape[1] = 260;
-                    c.dshape[2] = 4096 / (int64_t)ref_dtype_size(c.dtype) + 37;
-                    c.axis = rng_percent(&r, 50) ? 1 : -2;
+                    c.dshape[2] = 4096 / (int64_t)tc_dtype_size(c.dtype) + 37;
+                    c.axis = tc_rng_percent(&r, 50) ? 1 : -2;
                 } else {
-                    c.drank = (int32_t)rng_range(&r, 1, 3);
+                    c.drank = (int32_t)tc_rng_range(&r, 1, 3);
                     for (int32_t d = 0; d < c.drank; d++)
-                        c.dshape[d] = rng_range(&r, 1, 6);
-                    c.axis = rng_range(&r, -c.drank, c.drank - 1);
+                        c.dshape[d] = tc_rng_range(&r, 1, 6);
+                    c.axis = tc_rng_range(&r, -c.drank, c.drank - 1);
                 }
                 int32_t ax = (int32_t)(c.axis < 0 ? c.axis + c.drank : c.axis);
                 c.irank = c.urank = c.orank = c.drank;
                 for (int32_t d = 0; d < c.drank; d++)
-                    c.ishape[d] = d == ax ? rng_range(&r, 1, 12) : c.dshape[d];
+                    c.ishape[d] = d == ax ? tc_rng_range(&r, 1, 12) : c.dshape[d];
                 memcpy(c.ushape, c.ishape, sizeof c.ishape);
                 memcpy(c.oshape, c.ishape, sizeof c.ishape);
                 finish_shapes(&c);
                 c.indices = random_indices(&r, c.idtype, c.in, &c.dshape[ax], 1,
-                                           rng_percent(&r, 30));
+                                           tc_rng_percent(&r, 30));
                 run_case(&c, &r);
             }
         }

@@ -1,6 +1,6 @@
 /*
- * Every cell of the DESIGN.md §2 reduction table (16 types x 6 reductions),
- * with duplicate destinations, through sgk_scatter_nd and
+ * Every reduction cell of the README's "Semantics, stated plainly" (16 types
+ * x 6 reductions), with duplicate destinations, through sgk_scatter_nd and
  * sgk_scatter_elements.  Supported cells must equal tests/reference.c (and a
  * set of hand-computed literals, which check the reference too); unsupported
  * cells must return SGK_ERR_UNSUPPORTED with a message and leave the output
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common.h"
 #include "reference.h"
 #include "sgk.h"
 
@@ -44,7 +45,7 @@ static double real_value(size_t i)
 /* The i-th interesting value of a type, stored at p. */
 static void value_at(sgk_dtype dtype, size_t i, void *p)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     switch (dtype) {
     case SGK_BOOL: {
         static const uint8_t b[] = {1, 0, 2, 1, 0, 0xFF, 1, 1, 0, 0x80, 0};
@@ -96,7 +97,7 @@ static void value_at(sgk_dtype dtype, size_t i, void *p)
 
 static void fill_values(sgk_dtype dtype, size_t first, size_t n, void *buf)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     for (size_t i = 0; i < n; i++)
         value_at(dtype, first + i, (char *)buf + i * es);
 }
@@ -178,10 +179,8 @@ static void run_ref(const problem *pb, built *b, sgk_reduction red, void *out)
 
 static void print_elem(const char *label, const void *p, size_t es)
 {
-    const unsigned char *b = p;
     printf("      %s ", label);
-    for (size_t j = es; j-- > 0;)
-        printf("%02x", b[j]);
+    tc_print_hex(p, es);
     printf("\n");
 }
 
@@ -189,15 +188,15 @@ static void print_elem(const char *label, const void *p, size_t es)
 static int diff(const char *what, sgk_dtype dtype, sgk_reduction red, const void *expected,
                 const void *actual, int64_t n)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     int bad = 0;
     for (int64_t i = 0; i < n; i++) {
         const char *e = (const char *)expected + (size_t)i * es;
         const char *a = (const char *)actual + (size_t)i * es;
         if (!ref_same_result(dtype, red, e, a)) {
             if (!bad)
-                printf("FAIL %s dtype=%s reduction=%s\n", what, ref_dtype_name(dtype),
-                       ref_reduction_name(red));
+                printf("FAIL %s dtype=%s reduction=%s\n", what, tc_dtype_name(dtype),
+                       tc_reduction_name(red));
             printf("    element %" PRId64 ":\n", i);
             print_elem("expected", e, es);
             print_elem("actual  ", a, es);
@@ -210,7 +209,7 @@ static int diff(const char *what, sgk_dtype dtype, sgk_reduction red, const void
 static int check_supported(const problem *pb, sgk_dtype dtype, sgk_dtype idtype,
                            sgk_reduction red, size_t offset)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     unsigned char data[MAX_BYTES], upd[MAX_BYTES], expected[MAX_BYTES], out[MAX_BYTES + 16];
     unsigned char inplace[MAX_BYTES];
     char what[160];
@@ -223,31 +222,30 @@ static int check_supported(const problem *pb, sgk_dtype dtype, sgk_dtype idtype,
     run_ref(pb, &b, red, expected);
 
     snprintf(what, sizeof what, "%s (%s indices, values from %zu)", pb->name,
-             ref_dtype_name(idtype), offset);
+             tc_dtype_name(idtype), offset);
     memset(out, SENTINEL, sizeof out);
     sgk_status st = run_lib(pb, &b, red, out);
     if (st != SGK_OK) {
-        printf("FAIL %s dtype=%s reduction=%s: status %s (%s)\n", what, ref_dtype_name(dtype),
-               ref_reduction_name(red), sgk_status_name(st), sgk_last_error());
+        printf("FAIL %s dtype=%s reduction=%s: status %s (%s)\n", what, tc_dtype_name(dtype),
+               tc_reduction_name(red), sgk_status_name(st), sgk_last_error());
         return 1;
     }
     bad += diff(what, dtype, red, expected, out, pb->dn);
-    for (size_t g = (size_t)pb->dn * es; g < sizeof out; g++)
-        if (out[g] != SENTINEL) {
-            printf("FAIL %s dtype=%s reduction=%s: wrote past the output\n", what,
-                   ref_dtype_name(dtype), ref_reduction_name(red));
-            bad++;
-            break;
-        }
+    size_t end = (size_t)pb->dn * es;
+    if (tc_first_byte_not(out + end, SENTINEL, sizeof out - end) < sizeof out - end) {
+        printf("FAIL %s dtype=%s reduction=%s: wrote past the output\n", what,
+               tc_dtype_name(dtype), tc_reduction_name(red));
+        bad++;
+    }
 
     memcpy(inplace, data, (size_t)pb->dn * es);
     b.data.data = inplace;
     st = run_lib(pb, &b, red, inplace);
     snprintf(what, sizeof what, "%s in place (%s indices, values from %zu)", pb->name,
-             ref_dtype_name(idtype), offset);
+             tc_dtype_name(idtype), offset);
     if (st != SGK_OK) {
-        printf("FAIL %s dtype=%s reduction=%s: status %s (%s)\n", what, ref_dtype_name(dtype),
-               ref_reduction_name(red), sgk_status_name(st), sgk_last_error());
+        printf("FAIL %s dtype=%s reduction=%s: status %s (%s)\n", what, tc_dtype_name(dtype),
+               tc_reduction_name(red), sgk_status_name(st), sgk_last_error());
         return bad + 1;
     }
     bad += diff(what, dtype, red, expected, inplace, pb->dn);
@@ -256,12 +254,12 @@ static int check_supported(const problem *pb, sgk_dtype dtype, sgk_dtype idtype,
 
 static int check_unsupported(const problem *pb, sgk_dtype dtype, sgk_reduction red)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     unsigned char data[MAX_BYTES], upd[MAX_BYTES], out[MAX_BYTES], inplace[MAX_BYTES];
     unsigned char untouched[MAX_BYTES];
     built b;
     int bad = 0;
-    const char *cell_dt = ref_dtype_name(dtype), *cell_red = ref_reduction_name(red);
+    const char *cell_dt = tc_dtype_name(dtype), *cell_red = tc_reduction_name(red);
 
     fill_values(dtype, 0, (size_t)pb->dn, data);
     fill_values(dtype, 3, (size_t)pb->un, upd);
@@ -337,7 +335,7 @@ static void test_type(void **state)
 static void check_literal(sgk_dtype dtype, sgk_reduction red, const void *data, int64_t n,
                           const int64_t *idx, int64_t m, const void *upd, const void *expected)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     size_t bytes = (size_t)n * es;
     unsigned char out[MAX_BYTES];
     int32_t idx32[MAX_ELEMS];
@@ -380,10 +378,10 @@ static void check_literal(sgk_dtype dtype, sgk_reduction red, const void *data, 
             st = sgk_scatter_nd(&dd, ind, &u, red, out);
         snprintf(what, sizeof what, "literal %s%s (%s indices)",
                  variant & 4 ? "scatter_elements" : "scatter_nd", in_place ? " in place" : "",
-                 ref_dtype_name(ind->dtype));
+                 tc_dtype_name(ind->dtype));
         if (st != SGK_OK) {
             printf("FAIL %s dtype=%s reduction=%s: status %s (%s)\n", what,
-                   ref_dtype_name(dtype), ref_reduction_name(red), sgk_status_name(st),
+                   tc_dtype_name(dtype), tc_reduction_name(red), sgk_status_name(st),
                    sgk_last_error());
             bad++;
             continue;

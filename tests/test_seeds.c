@@ -1,6 +1,7 @@
 /*
  * test_seeds: every worked example printed in the operator specifications
- * under seeds/ (see DESIGN.md), run through sgk's one-shot entry points.
+ * (the seed files below, which this repository does not include), run
+ * through sgk's one-shot entry points.
  *
  * Seed files:
  *   000 = ScatterND 18/16/13/11 (ONNX, new doc layout)
@@ -33,11 +34,12 @@
  *     (the seeds print no GatherElements example; it is checked as the
  *     inverse of the Scatter examples)                              003
  *
- * Seed typos (the operator's own definition wins, DESIGN.md §2):
+ * Seed typos (the operator's own definition wins; README, "Semantics, stated
+ * plainly", Seed errata):
  *   001 XML Example 1 prints [50, 20, 20, 4]      -> [50, 40, 20, 4]
  *   001 XML Example 4 prints [500, 3600, 40, 4]   -> [500, 2400, 60, 4]
  *   001 text Example 1 prints [1,11,3,10,4,6,13,12] -> [1,11,3,10,14,6,13,12]
- *   and, not listed in DESIGN.md: the "# Expecting output" comments of
+ *   and, not listed in the README: the "# Expecting output" comments of
  *   _scatternd_add/_multiply/_max/_min (000, 004) print slice 2 as
  *   [[1,1,1,1],...,[4,4,4,4]], but indices [[0],[0]] never touch slice 2, so
  *   it stays data[2] (scatter_nd_impl, which the ONNX test really uses, agrees).
@@ -57,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "sgk.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -81,36 +84,6 @@ typedef struct {
 
 #define NUM(shp, vals) ((num_t){(int32_t)LEN(shp), (shp), (vals)})
 #define IDX(shp, vals) ((idx_t){(int32_t)LEN(shp), (shp), (vals)})
-
-static int64_t numel(int32_t rank, const int64_t *shape)
-{
-    int64_t n = 1;
-    for (int32_t i = 0; i < rank; i++)
-        n *= shape[i];
-    return n;
-}
-
-static size_t elem_size(sgk_dtype dt)
-{
-    switch (dt) {
-    case SGK_BOOL: case SGK_INT8: case SGK_UINT8: return 1;
-    case SGK_INT16: case SGK_UINT16: case SGK_FLOAT16: case SGK_BFLOAT16: return 2;
-    case SGK_INT32: case SGK_UINT32: case SGK_FLOAT32: return 4;
-    case SGK_INT64: case SGK_UINT64: case SGK_FLOAT64: case SGK_COMPLEX64: return 8;
-    case SGK_COMPLEX128: return 16;
-    case SGK_STRING: return sizeof(const char *);
-    }
-    return 0;
-}
-
-static const char *status_str(sgk_status s)
-{
-    static const char *const names[] = {
-        "SGK_OK", "SGK_ERR_INVALID_ARGUMENT", "SGK_ERR_SHAPE",
-        "SGK_ERR_INDEX_OUT_OF_RANGE", "SGK_ERR_UNSUPPORTED",
-        "SGK_ERR_OUT_OF_MEMORY", "SGK_ERR_OVERFLOW"};
-    return (unsigned)s < LEN(names) ? names[s] : "(unknown status)";
-}
 
 /* Exactly representable normal values (or zero) only: the seeds' FP16
    example uses small integers. */
@@ -176,10 +149,9 @@ static double load_value(sgk_dtype dt, const void *p)
 
 static void *make_values(sgk_dtype dt, const num_t *n)
 {
-    int64_t count = numel(n->rank, n->shape);
-    size_t es = elem_size(dt);
-    unsigned char *buf = malloc((size_t)count * es + 1);
-    assert_non_null(buf);
+    int64_t count = tc_numel(n->rank, n->shape);
+    size_t es = tc_dtype_size(dt);
+    unsigned char *buf = xmalloc((size_t)count * es + 1);
     for (int64_t i = 0; i < count; i++)
         store_value(dt, buf + (size_t)i * es, n->v[i]);
     return buf;
@@ -202,11 +174,10 @@ static const char *const idx_variant_name[IDX_VARIANTS] = {
 static void *make_indices(const idx_t *idx, int variant, const int64_t *dims,
                           int64_t ndims, sgk_tensor *out)
 {
-    int64_t n = numel(idx->rank, idx->shape);
+    int64_t n = tc_numel(idx->rank, idx->shape);
     int is32 = variant == IDX_I32 || variant == IDX_I32_NEG;
     int neg = variant == IDX_I64_NEG || variant == IDX_I32_NEG;
-    unsigned char *buf = malloc((size_t)n * (is32 ? 4 : 8) + 1);
-    assert_non_null(buf);
+    unsigned char *buf = xmalloc((size_t)n * (is32 ? 4 : 8) + 1);
     for (int64_t i = 0; i < n; i++) {
         int64_t v = idx->v[i];
         int64_t s = ndims > 0 ? dims[i % ndims] : 0;
@@ -247,7 +218,7 @@ static int64_t axis_dim(const sgk_tensor *data, int64_t axis)
 static void expect_values(sgk_dtype dt, const void *got, const void *want, int64_t n,
                           const char *op, const char *ctx)
 {
-    size_t es = elem_size(dt);
+    size_t es = tc_dtype_size(dt);
     if (memcmp(got, want, (size_t)n * es) == 0)
         return;
     int shown = 0;
@@ -266,24 +237,24 @@ static void expect_values(sgk_dtype dt, const void *got, const void *want, int64
 static void expect_bytes(const unsigned char *got, const unsigned char *want, size_t n,
                          const char *op, const char *ctx, const char *what)
 {
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != want[i])
-            fail_msg("%s [%s]: %s changed at byte %zu (0x%02x, expected 0x%02x)", op, ctx,
-                     what, i, got[i], want[i]);
+    size_t i = tc_first_difference(got, want, n);
+    if (i < n)
+        fail_msg("%s [%s]: %s changed at byte %zu (0x%02x, expected 0x%02x)", op, ctx, what, i,
+                 got[i], want[i]);
 }
 
 static void expect_fill(const unsigned char *got, unsigned char byte, size_t n,
                         const char *op, const char *ctx, const char *what)
 {
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != byte)
-            fail_msg("%s [%s]: %s written at byte %zu", op, ctx, what, i);
+    size_t i = tc_first_byte_not(got, byte, n);
+    if (i < n)
+        fail_msg("%s [%s]: %s written at byte %zu", op, ctx, what, i);
 }
 
 static void expect_ok(sgk_status st, const char *op, const char *ctx)
 {
     if (st != SGK_OK)
-        fail_msg("%s [%s]: returned %s: %s", op, ctx, status_str(st), sgk_last_error());
+        fail_msg("%s [%s]: returned %s: %s", op, ctx, tc_status_name(st), sgk_last_error());
 }
 
 /* Leave a last error that does not name `op`, so a stale message cannot
@@ -312,12 +283,12 @@ static void expect_failure(sgk_status got, const sgk_status *want, size_t nwant,
     for (size_t i = 0; i < nwant; i++)
         ok |= got == want[i];
     if (!ok)
-        fail_msg("%s [%s]: expected %s, got %s (%s)", op, ctx, status_str(want[0]),
-                 status_str(got), got == SGK_OK ? "" : sgk_last_error());
+        fail_msg("%s [%s]: expected %s, got %s (%s)", op, ctx, tc_status_name(want[0]),
+                 tc_status_name(got), got == SGK_OK ? "" : sgk_last_error());
     const char *msg = sgk_last_error();
     assert_non_null(msg);
     if (msg[0] == '\0')
-        fail_msg("%s [%s]: sgk_last_error() is empty after %s", op, ctx, status_str(got));
+        fail_msg("%s [%s]: sgk_last_error() is empty after %s", op, ctx, tc_status_name(got));
     if (strstr(msg, op) == NULL)
         fail_msg("%s [%s]: sgk_last_error() \"%s\" does not name the operator", op, ctx, msg);
 }
@@ -328,13 +299,12 @@ static void check_scatter_nd_raw(const sgk_tensor *data, const idx_t *idx,
                                  const sgk_tensor *upd, sgk_reduction red,
                                  const void *want)
 {
-    size_t nbytes = (size_t)numel(data->rank, data->shape) * elem_size(data->dtype);
+    size_t nbytes = (size_t)tc_numel(data->rank, data->shape) * tc_dtype_size(data->dtype);
     int64_t dims[SGK_MAX_RANK];
     int64_t k = nd_dims(data, idx, 0, dims);
     unsigned char *snapshot = NULL;
     if (nbytes <= SNAPSHOT_LIMIT) {
-        snapshot = malloc(nbytes + 1);
-        assert_non_null(snapshot);
+        snapshot = xmalloc(nbytes + 1);
         memcpy(snapshot, data->data, nbytes);
     }
     for (int v = 0; v < IDX_VARIANTS; v++) {
@@ -344,8 +314,7 @@ static void check_scatter_nd_raw(const sgk_tensor *data, const idx_t *idx,
             char ctx[96];
             snprintf(ctx, sizeof ctx, "%s, %s", idx_variant_name[v],
                      in_place ? "in place" : "separate output");
-            unsigned char *out = malloc(nbytes + GUARD);
-            assert_non_null(out);
+            unsigned char *out = xmalloc(nbytes + GUARD);
             memset(out, SENTINEL, nbytes + GUARD);
             sgk_tensor d = *data;
             if (in_place) {
@@ -354,7 +323,7 @@ static void check_scatter_nd_raw(const sgk_tensor *data, const idx_t *idx,
             }
             expect_ok(sgk_scatter_nd(&d, &it, upd, red, out), "scatter_nd", ctx);
             expect_values(data->dtype, out, want,
-                          numel(data->rank, data->shape), "scatter_nd", ctx);
+                          tc_numel(data->rank, data->shape), "scatter_nd", ctx);
             expect_fill(out + nbytes, SENTINEL, GUARD, "scatter_nd", ctx,
                         "guard bytes past the output");
             if (snapshot != NULL && !in_place)
@@ -386,7 +355,7 @@ static void check_scatter_nd_error(sgk_dtype dt, num_t data, idx_t idx, num_t up
 {
     void *db = make_values(dt, &data), *ub = make_values(dt, &upd);
     sgk_tensor d0 = tensor_of(dt, &data, db), u = tensor_of(dt, &upd, ub);
-    size_t nbytes = (size_t)numel(data.rank, data.shape) * elem_size(dt);
+    size_t nbytes = (size_t)tc_numel(data.rank, data.shape) * tc_dtype_size(dt);
     int64_t dims[SGK_MAX_RANK];
     int64_t k = nd_dims(&d0, &idx, 0, dims);
     for (int v = 0; v < IDX_VARIANTS; v++) {
@@ -396,9 +365,7 @@ static void check_scatter_nd_error(sgk_dtype dt, num_t data, idx_t idx, num_t up
             char ctx[96];
             snprintf(ctx, sizeof ctx, "%s, %s", idx_variant_name[v],
                      in_place ? "in place" : "separate output");
-            unsigned char *out = malloc(nbytes + GUARD), *ref = malloc(nbytes + GUARD);
-            assert_non_null(out);
-            assert_non_null(ref);
+            unsigned char *out = xmalloc(nbytes + GUARD), *ref = xmalloc(nbytes + GUARD);
             memset(out, SENTINEL, nbytes + GUARD);
             sgk_tensor d = d0;
             if (in_place) {
@@ -426,7 +393,7 @@ static void check_gather_nd_raw(const sgk_tensor *data, const idx_t *idx, int64_
                                 const void *want, int32_t want_rank,
                                 const int64_t *want_shape)
 {
-    size_t nbytes = (size_t)numel(want_rank, want_shape) * elem_size(data->dtype);
+    size_t nbytes = (size_t)tc_numel(want_rank, want_shape) * tc_dtype_size(data->dtype);
     int64_t dims[SGK_MAX_RANK];
     int64_t k = nd_dims(data, idx, b, dims);
     for (int v = 0; v < IDX_VARIANTS; v++) {
@@ -443,11 +410,10 @@ static void check_gather_nd_raw(const sgk_tensor *data, const idx_t *idx, int64_
         expect_ok(sgk_gather_nd_shape(data, &it, b, NULL, &rank), "gather_nd_shape", ctx);
         assert_int_equal(rank, want_rank);
 
-        unsigned char *out = malloc(nbytes + GUARD);
-        assert_non_null(out);
+        unsigned char *out = xmalloc(nbytes + GUARD);
         memset(out, SENTINEL, nbytes + GUARD);
         expect_ok(sgk_gather_nd(data, &it, b, out), "gather_nd", ctx);
-        expect_values(data->dtype, out, want, numel(want_rank, want_shape), "gather_nd", ctx);
+        expect_values(data->dtype, out, want, tc_numel(want_rank, want_shape), "gather_nd", ctx);
         expect_fill(out + nbytes, SENTINEL, GUARD, "gather_nd", ctx,
                     "guard bytes past the output");
         free(out);
@@ -502,10 +468,9 @@ static void check_scatter_elements(sgk_dtype dt, num_t data, idx_t idx, num_t up
     assert_memory_equal(want.shape, data.shape, sizeof(int64_t) * (size_t)data.rank);
     void *db = make_values(dt, &data), *ub = make_values(dt, &upd), *wb = make_values(dt, &want);
     sgk_tensor d0 = tensor_of(dt, &data, db), u = tensor_of(dt, &upd, ub);
-    size_t nbytes = (size_t)numel(data.rank, data.shape) * elem_size(dt);
+    size_t nbytes = (size_t)tc_numel(data.rank, data.shape) * tc_dtype_size(dt);
     int64_t dim = axis_dim(&d0, axis);
-    unsigned char *snapshot = malloc(nbytes + 1);
-    assert_non_null(snapshot);
+    unsigned char *snapshot = xmalloc(nbytes + 1);
     memcpy(snapshot, db, nbytes);
     for (int v = 0; v < IDX_VARIANTS; v++) {
         sgk_tensor it;
@@ -514,8 +479,7 @@ static void check_scatter_elements(sgk_dtype dt, num_t data, idx_t idx, num_t up
             char ctx[128];
             snprintf(ctx, sizeof ctx, "axis %lld, %s, %s", (long long)axis,
                      idx_variant_name[v], in_place ? "in place" : "separate output");
-            unsigned char *out = malloc(nbytes + GUARD);
-            assert_non_null(out);
+            unsigned char *out = xmalloc(nbytes + GUARD);
             memset(out, SENTINEL, nbytes + GUARD);
             sgk_tensor d = d0;
             if (in_place) {
@@ -523,7 +487,7 @@ static void check_scatter_elements(sgk_dtype dt, num_t data, idx_t idx, num_t up
                 d.data = out;
             }
             expect_ok(sgk_scatter_elements(&d, &it, &u, axis, red, out), "scatter_elements", ctx);
-            expect_values(dt, out, wb, numel(data.rank, data.shape), "scatter_elements", ctx);
+            expect_values(dt, out, wb, tc_numel(data.rank, data.shape), "scatter_elements", ctx);
             expect_fill(out + nbytes, SENTINEL, GUARD, "scatter_elements", ctx,
                         "guard bytes past the output");
             if (!in_place)
@@ -544,7 +508,7 @@ static void check_scatter_elements_error(sgk_dtype dt, num_t data, idx_t idx, nu
 {
     void *db = make_values(dt, &data), *ub = make_values(dt, &upd);
     sgk_tensor d0 = tensor_of(dt, &data, db), u = tensor_of(dt, &upd, ub);
-    size_t nbytes = (size_t)numel(data.rank, data.shape) * elem_size(dt);
+    size_t nbytes = (size_t)tc_numel(data.rank, data.shape) * tc_dtype_size(dt);
     int64_t dim = axis_dim(&d0, axis);
     for (int v = 0; v < IDX_VARIANTS; v++) {
         sgk_tensor it;
@@ -553,9 +517,7 @@ static void check_scatter_elements_error(sgk_dtype dt, num_t data, idx_t idx, nu
             char ctx[128];
             snprintf(ctx, sizeof ctx, "axis %lld, %s, %s", (long long)axis,
                      idx_variant_name[v], in_place ? "in place" : "separate output");
-            unsigned char *out = malloc(nbytes + GUARD), *ref = malloc(nbytes + GUARD);
-            assert_non_null(out);
-            assert_non_null(ref);
+            unsigned char *out = xmalloc(nbytes + GUARD), *ref = xmalloc(nbytes + GUARD);
             memset(out, SENTINEL, nbytes + GUARD);
             sgk_tensor d = d0;
             if (in_place) {
@@ -586,18 +548,17 @@ static void check_gather_elements(sgk_dtype dt, num_t data, idx_t idx, int64_t a
     assert_memory_equal(want.shape, idx.shape, sizeof(int64_t) * (size_t)idx.rank);
     void *db = make_values(dt, &data), *wb = make_values(dt, &want);
     sgk_tensor d = tensor_of(dt, &data, db);
-    size_t nbytes = (size_t)numel(want.rank, want.shape) * elem_size(dt);
+    size_t nbytes = (size_t)tc_numel(want.rank, want.shape) * tc_dtype_size(dt);
     int64_t dim = axis_dim(&d, axis);
     for (int v = 0; v < IDX_VARIANTS; v++) {
         char ctx[96];
         snprintf(ctx, sizeof ctx, "axis %lld, %s", (long long)axis, idx_variant_name[v]);
         sgk_tensor it;
         void *ibuf = make_indices(&idx, v, &dim, 1, &it);
-        unsigned char *out = malloc(nbytes + GUARD);
-        assert_non_null(out);
+        unsigned char *out = xmalloc(nbytes + GUARD);
         memset(out, SENTINEL, nbytes + GUARD);
         expect_ok(sgk_gather_elements(&d, &it, axis, out), "gather_elements", ctx);
-        expect_values(dt, out, wb, numel(want.rank, want.shape), "gather_elements", ctx);
+        expect_values(dt, out, wb, tc_numel(want.rank, want.shape), "gather_elements", ctx);
         expect_fill(out + nbytes, SENTINEL, GUARD, "gather_elements", ctx,
                     "guard bytes past the output");
         free(out);
@@ -756,7 +717,8 @@ static void test_scatternd_example2_shape_rules(void **state)
 
 /* 000 ScatterND / 001 ScatterNDUpdate-15 index bounds, on Example 2's data
    with k = 2: [0, 4] has an in-range flattened offset (4 < 16) but its second
-   coordinate is out of range; checked per coordinate (DESIGN.md §2). */
+   coordinate is out of range; checked per coordinate (README, "Semantics,
+   stated plainly", Negative indices). */
 static void test_scatternd_example2_coordinate_out_of_range(void **state)
 {
     (void)state;
@@ -790,8 +752,8 @@ static const double OV1_UPD[] = {9, 10, 11, 12, 13, 14};
 
 /* 001 ScatterNDUpdate-15 "Example 1 that shows simple case of update with
    reduction set to none".  The seed prints [1, 11, 3, 10, 4, 6, 13, 12];
-   DESIGN.md §2 correction: index -4 is 4, written last with 14.  Untyped:
-   run as float32 and int32. */
+   corrected in the README's Seed errata: index -4 is 4, written last with
+   14.  Untyped: run as float32 and int32. */
 static void test_ov_scatterndupdate15_example1_text(void **state)
 {
     (void)state;
@@ -805,7 +767,7 @@ static void test_ov_scatterndupdate15_example1_text(void **state)
 /* The XML examples 1-4: data [1, 2, 3, 4], indices [0, 2, -3, -3, 0],
    updates [10, 20, 30, 40, 50].  The seed gives indices as <dim>5</dim>;
    as k-tuples they are indices [[0], [2], [-3], [-3], [0]] of shape [5, 1]
-   (DESIGN.md §2), so updates have shape [5]. */
+   (README, "Semantics, stated plainly", Shapes), so updates have shape [5]. */
 static const int64_t OVX_DSHAPE[] = {4};
 static const double OVX_DATA[] = {1, 2, 3, 4};
 static const int64_t OVX_ISHAPE[] = {5, 1};
@@ -814,8 +776,8 @@ static const int64_t OVX_USHAPE[] = {5};
 static const double OVX_UPD[] = {10, 20, 30, 40, 50};
 
 /* 001 ScatterNDUpdate-15 XML "Example 1" (none, FP32).  The seed prints
-   [50, 20, 20, 4]; DESIGN.md §2 correction: [50, 40, 20, 4] (index -3 is 1,
-   written last with 40). */
+   [50, 20, 20, 4]; corrected in the README's Seed errata: [50, 40, 20, 4]
+   (index -3 is 1, written last with 40). */
 static void test_ov_scatterndupdate15_example1_none(void **state)
 {
     (void)state;
@@ -843,20 +805,14 @@ static void test_ov_scatterndupdate15_example3_sub(void **state)
 }
 
 /* 001 ScatterNDUpdate-15 XML "Example 4" (prod, FP32).  The seed prints
-   [500, 3600, 40, 4]; DESIGN.md §2 correction: [500, 2400, 60, 4]
-   (2*30*40 and 3*20). */
+   [500, 3600, 40, 4]; corrected in the README's Seed errata:
+   [500, 2400, 60, 4] (2*30*40 and 3*20). */
 static void test_ov_scatterndupdate15_example_prod(void **state)
 {
     (void)state;
     static const double out[] = {500, 2400, 60, 4};
     check_scatter_nd(SGK_FLOAT32, NUM(OVX_DSHAPE, OVX_DATA), IDX(OVX_ISHAPE, OVX_IDX),
                      NUM(OVX_USHAPE, OVX_UPD), SGK_REDUCE_MUL, NUM(OVX_DSHAPE, out));
-}
-
-static uint64_t lcg_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return *s >> 33;
 }
 
 /* 001 ScatterNDUpdate-15 XML "Example 5": data [1000, 256, 10, 15], indices
@@ -872,24 +828,18 @@ static void test_ov_scatterndupdate15_example5_shapes(void **state)
     static const int64_t ushape[] = {25, 125, 15};
     const size_t ndata = 1000u * 256u * 10u * 15u, nslices = 25u * 125u, slice = 15;
 
-    float *data = malloc(ndata * sizeof(float));
-    float *want = malloc(ndata * sizeof(float));
-    float *upd = malloc(nslices * slice * sizeof(float));
-    int64_t *idx = malloc(nslices * 3 * sizeof(int64_t));
-    assert_non_null(data);
-    assert_non_null(want);
-    assert_non_null(upd);
-    assert_non_null(idx);
+    float *data = xmalloc(ndata * sizeof(float));
+    float *want = xmalloc(ndata * sizeof(float));
+    float *upd = xmalloc(nslices * slice * sizeof(float));
+    int64_t *idx = xmalloc(nslices * 3 * sizeof(int64_t));
     for (size_t i = 0; i < ndata; i++)
         data[i] = (float)(i & 0xfffffu);
     for (size_t i = 0; i < nslices * slice; i++)
         upd[i] = -(float)(i + 1);
-    uint64_t seed = 15;
+    tc_rng rng = {15};
     for (size_t t = 0; t < nslices; t++)
-        for (size_t j = 0; j < 3; j++) {
-            int64_t s = dshape[j];
-            idx[t * 3 + j] = (int64_t)(lcg_next(&seed) % (uint64_t)(2 * s)) - s;
-        }
+        for (size_t j = 0; j < 3; j++)
+            idx[t * 3 + j] = tc_rng_range(&rng, -dshape[j], dshape[j] - 1);
     memcpy(&idx[(nslices - 1) * 3], &idx[0], 3 * sizeof(int64_t));
 
     memcpy(want, data, ndata * sizeof(float));
@@ -941,7 +891,7 @@ static void test_ov_scatterndupdate15_scalar_update_as_1elem(void **state)
 
 /* 001 ScatterNDUpdate-15 Types: "For boolean type, reduction sum, sub, prod
    behaves like logical OR, XOR, AND accordingly" (max/min are OR/AND per
-   DESIGN.md §2), on the XML examples' indices. */
+   the README's "Semantics, stated plainly"), on the XML examples' indices. */
 static void test_ov_scatterndupdate15_bool_reductions(void **state)
 {
     (void)state;

@@ -1,8 +1,8 @@
 /*
- * Concurrency stress (DESIGN.md §3: a plan is immutable and sgk_execute may
- * run it from several threads at once).  One plan executed from 16 threads
- * at once (ScatterND add with heavy duplicates in float32 and float16,
- * GatherND, ScatterElements max with signed zeros and NaNs), and 16
+ * Concurrency stress (README, "The C API by example": a plan is immutable and
+ * may be executed from several threads at once).  One plan executed from 16
+ * threads at once (ScatterND add with heavy duplicates in float32 and
+ * float16, GatherND, ScatterElements max with signed zeros and NaNs), and 16
  * different plans executed concurrently; every result must equal, bit for
  * bit, what the same plan gives when run alone on one thread.
  *
@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "reference.h"
 #include "sgk.h"
 
@@ -31,41 +32,14 @@
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+/* Random inputs; every expected result is computed from them. */
+static tc_rng rng = {0x2545F4914F6CDD1Dull};
 
-static uint64_t rng(void)
-{
-    uint64_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return rng_state = x;
-}
-
-static int64_t rng_below(int64_t n) { return (int64_t)(rng() % (uint64_t)n); }
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL) {
-        print_error("out of memory allocating %zu bytes\n", n);
-        fail();
-    }
-    return p;
-}
-
-/* Floats with full mantissas, so that any change in the order of a float
-   sum shows in the low bits. */
-static void fill_f32(float *p, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        p[i] = (float)((double)(rng() >> 11) * (1.0 / 9007199254740992.0) * 8.0 - 4.0);
-}
-
+/* float16 values with full mantissas in [-1, 1). */
 static void fill_f16(uint16_t *p, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)
-        p[i] = ref_f32_to_f16((float)((double)(rng() >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0));
+        p[i] = ref_f32_to_f16((float)tc_rng_uniform(&rng, -1.0, 1.0));
 }
 
 /* Few distinct values, +0 and -0 among them, and a NaN now and then: ties
@@ -73,7 +47,7 @@ static void fill_f16(uint16_t *p, int64_t n)
 static void fill_f32_ties(float *p, int64_t n)
 {
     for (int64_t i = 0; i < n; i++) {
-        int64_t r = rng_below(64);
+        int64_t r = tc_rng_below(&rng, 64);
         p[i] = r == 0 ? NAN : r < 8 ? 0.0f : r < 16 ? -0.0f : (float)(r % 5) - 2.0f;
     }
 }
@@ -83,26 +57,10 @@ static void fill_f32_ties(float *p, int64_t n)
 static void fill_rows(int64_t *idx, int64_t n, int64_t rows, int64_t distinct)
 {
     for (int64_t i = 0; i < n; i++) {
-        int64_t row = rng_below(distinct) * (rows / distinct);
-        idx[i] = rng() & 1 ? row - rows : row;
+        int64_t row = tc_rng_below(&rng, distinct) * (rows / distinct);
+        idx[i] = tc_rng_next(&rng) & 1 ? row - rows : row;
     }
 }
-
-static const char *last_error_text(void)
-{
-    const char *m = sgk_last_error();
-    return m ? m : "(null)";
-}
-
-#define CHECK_OK(call)                                                                    \
-    do {                                                                                  \
-        sgk_status st_ = (call);                                                          \
-        if (st_ != SGK_OK) {                                                              \
-            print_error("%s returned %s: %s\n", #call, sgk_status_name(st_),              \
-                        last_error_text());                                               \
-            fail();                                                                       \
-        }                                                                                 \
-    } while (0)
 
 /* ---- one job: a plan, its buffers, the single-threaded result ------------- */
 
@@ -178,16 +136,13 @@ static void *worker_main(void *arg)
         sgk_status s = run_job(w->job, out);
         if (s != SGK_OK) {
             w->status = s;
-            snprintf(w->error, sizeof w->error, "%s", last_error_text());
+            snprintf(w->error, sizeof w->error, "%s", tc_last_error());
             break;
         }
-        if (memcmp(out, w->job->expected, w->job->out_bytes) != 0) {
-            const unsigned char *a = out, *b = w->job->expected;
-            size_t i = 0;
-            while (a[i] == b[i])
-                i++;
+        size_t differs = tc_first_difference(out, w->job->expected, w->job->out_bytes);
+        if (differs < w->job->out_bytes) {
             w->mismatch_round = round;
-            w->mismatch_byte = i;
+            w->mismatch_byte = differs;
             break;
         }
     }
@@ -236,7 +191,7 @@ static void run_concurrently(const job *jobs, int n)
 static job scatter_nd_rows(const char *name, sgk_dtype dtype, sgk_reduction red, int64_t rows,
                            int64_t width, int64_t n_updates, int64_t distinct, int in_place)
 {
-    const size_t es = sgk_dtype_size(dtype);
+    const size_t es = tc_dtype_size(dtype);
     const int64_t dshape[2] = {rows, width}, ishape[2] = {n_updates, 1};
     const int64_t ushape[2] = {n_updates, width};
     job j = {.name = name, .in_place = in_place};
@@ -250,15 +205,15 @@ static job scatter_nd_rows(const char *name, sgk_dtype dtype, sgk_reduction red,
         fill_f16(j.data, rows * width);
         fill_f16(j.updates, n_updates * width);
         break;
-    case SGK_FLOAT32:
-        fill_f32(j.data, rows * width);
-        fill_f32(j.updates, n_updates * width);
+    case SGK_FLOAT32: /* full mantissas: a change in the order of a sum shows */
+        tc_fill_uniform_f32(&rng, j.data, (size_t)(rows * width), -4.0, 4.0);
+        tc_fill_uniform_f32(&rng, j.updates, (size_t)(n_updates * width), -4.0, 4.0);
         break;
     default: /* bytes of any other type */
         for (size_t i = 0; i < j.data_bytes; i++)
-            ((uint8_t *)j.data)[i] = (uint8_t)rng();
+            ((uint8_t *)j.data)[i] = (uint8_t)tc_rng_next(&rng);
         for (size_t i = 0; i < (size_t)(n_updates * width) * es; i++)
-            ((uint8_t *)j.updates)[i] = (uint8_t)rng();
+            ((uint8_t *)j.updates)[i] = (uint8_t)tc_rng_next(&rng);
         break;
     }
     sgk_tensor d = {dtype, 2, dshape, NULL}, i = {SGK_INT64, 2, ishape, idx};
@@ -273,17 +228,17 @@ static job scatter_nd_rows(const char *name, sgk_dtype dtype, sgk_reduction red,
 static job gather_nd_batched(const char *name, sgk_dtype dtype, int64_t batch, int64_t rows,
                              int64_t width, int64_t n)
 {
-    const size_t es = sgk_dtype_size(dtype);
+    const size_t es = tc_dtype_size(dtype);
     const int64_t dshape[3] = {batch, rows, width}, ishape[3] = {batch, n, 1};
     job j = {.name = name};
     j.data_bytes = (size_t)(batch * rows * width) * es;
     j.out_bytes = (size_t)(batch * n * width) * es;
     j.data = xmalloc(j.data_bytes);
     for (size_t b = 0; b < j.data_bytes; b++)
-        ((uint8_t *)j.data)[b] = (uint8_t)rng();
+        ((uint8_t *)j.data)[b] = (uint8_t)tc_rng_next(&rng);
     int32_t *idx = xmalloc((size_t)(batch * n) * sizeof *idx);
     for (int64_t t = 0; t < batch * n; t++)
-        idx[t] = (int32_t)(rng_below(2 * rows) - rows);
+        idx[t] = (int32_t)(tc_rng_below(&rng, 2 * rows) - rows);
     sgk_tensor d = {dtype, 3, dshape, NULL}, i = {SGK_INT32, 3, ishape, idx};
     PLAN_BOTH(&j, sgk_plan_gather_nd(&j.plan, &d, &i, 1, 0));
     free(idx);
@@ -294,7 +249,7 @@ static job gather_nd_batched(const char *name, sgk_dtype dtype, int64_t batch, i
 static job scatter_elements_rows(const char *name, sgk_dtype dtype, sgk_reduction red,
                                  int64_t rows, int64_t cols, int64_t n, int in_place)
 {
-    const size_t es = sgk_dtype_size(dtype);
+    const size_t es = tc_dtype_size(dtype);
     const int64_t dshape[2] = {rows, cols}, ishape[2] = {rows, n};
     job j = {.name = name, .in_place = in_place};
     j.data_bytes = j.out_bytes = (size_t)(rows * cols) * es;
@@ -305,13 +260,13 @@ static job scatter_elements_rows(const char *name, sgk_dtype dtype, sgk_reductio
         fill_f32_ties(j.updates, rows * n);
     } else {
         for (size_t b = 0; b < j.data_bytes; b++)
-            ((uint8_t *)j.data)[b] = (uint8_t)rng();
+            ((uint8_t *)j.data)[b] = (uint8_t)tc_rng_next(&rng);
         for (size_t b = 0; b < (size_t)(rows * n) * es; b++)
-            ((uint8_t *)j.updates)[b] = (uint8_t)rng();
+            ((uint8_t *)j.updates)[b] = (uint8_t)tc_rng_next(&rng);
     }
     int64_t *idx = xmalloc((size_t)(rows * n) * sizeof *idx);
     for (int64_t t = 0; t < rows * n; t++)
-        idx[t] = rng_below(2 * cols) - cols;
+        idx[t] = tc_rng_below(&rng, 2 * cols) - cols;
     sgk_tensor d = {dtype, 2, dshape, NULL}, i = {SGK_INT64, 2, ishape, idx};
     sgk_tensor u = {dtype, 2, ishape, NULL};
     PLAN_BOTH(&j, sgk_plan_scatter_elements(&j.plan, &d, &i, &u, 1, red, 0));
@@ -323,17 +278,17 @@ static job scatter_elements_rows(const char *name, sgk_dtype dtype, sgk_reductio
 static job gather_elements_cols(const char *name, sgk_dtype dtype, int64_t rows, int64_t cols,
                                 int64_t n)
 {
-    const size_t es = sgk_dtype_size(dtype);
+    const size_t es = tc_dtype_size(dtype);
     const int64_t dshape[2] = {rows, cols}, ishape[2] = {n, cols};
     job j = {.name = name};
     j.data_bytes = (size_t)(rows * cols) * es;
     j.out_bytes = (size_t)(n * cols) * es;
     j.data = xmalloc(j.data_bytes);
     for (size_t b = 0; b < j.data_bytes; b++)
-        ((uint8_t *)j.data)[b] = (uint8_t)rng();
+        ((uint8_t *)j.data)[b] = (uint8_t)tc_rng_next(&rng);
     int32_t *idx = xmalloc((size_t)(n * cols) * sizeof *idx);
     for (int64_t t = 0; t < n * cols; t++)
-        idx[t] = (int32_t)(rng_below(2 * rows) - rows);
+        idx[t] = (int32_t)(tc_rng_below(&rng, 2 * rows) - rows);
     sgk_tensor d = {dtype, 2, dshape, NULL}, i = {SGK_INT32, 2, ishape, idx};
     PLAN_BOTH(&j, sgk_plan_gather_elements(&j.plan, &d, &i, 0, 0));
     free(idx);

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "reference.h"
 
 int tol_order_sensitive(sgk_dtype dtype, sgk_reduction reduction)
@@ -206,12 +207,10 @@ typedef struct {
 static double *reduce_feature(const source *s, feature f, int c, int magnitude,
                               sgk_reduction how, int data_counts)
 {
-    size_t es = ref_dtype_size(s->dtype);
-    double *d = malloc(sizeof(double) * (size_t)(s->data_elems ? s->data_elems : 1));
-    double *u = malloc(sizeof(double) * (size_t)(s->updates_elems ? s->updates_elems : 1));
-    double *out = malloc(sizeof(double) * (size_t)(s->data_elems ? s->data_elems : 1));
-    if (!d || !u || !out)
-        abort();
+    size_t es = tc_dtype_size(s->dtype);
+    double *d = xmalloc(sizeof(double) * (size_t)s->data_elems);
+    double *u = xmalloc(sizeof(double) * (size_t)s->updates_elems);
+    double *out = xmalloc(sizeof(double) * (size_t)s->data_elems);
     for (int64_t i = 0; i < s->data_elems; i++)
         d[i] = data_counts ? feature_of(f, s->dtype, (const char *)s->data + (size_t)i * es, c,
                                         magnitude)
@@ -381,7 +380,7 @@ int tol_compare(sgk_dtype dtype, sgk_reduction reduction, const tol_stats *st, i
                 int strict, int64_t elems, const void *want, const void *got,
                 tol_result *res)
 {
-    size_t es = ref_dtype_size(dtype);
+    size_t es = tc_dtype_size(dtype);
     type_info t = info_of(dtype);
     memset(res, 0, sizeof *res);
     res->element = -1;

@@ -1,6 +1,7 @@
 /*
  * Judging a scatter's result when the caller allowed reordering
- * (DESIGN.md §2: SGK_DETERMINISTIC=0 or SGK_PLAN_ALLOW_REORDER).
+ * (README, "Semantics, stated plainly", Order: SGK_DETERMINISTIC=0 or
+ * SGK_PLAN_ALLOW_REORDER).
  *
  * Float add/sub/mul may then apply duplicate updates in any order, so the
  * result may differ from the sequential loop by rounding; float max/min may

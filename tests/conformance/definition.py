@@ -1,6 +1,7 @@
-"""DESIGN.md section 2, written out as plain NumPy loops: the sequential
-definition every sgk path must reproduce bit for bit.  Independent of sgk and
-of every peer; the conformance suites judge disagreements against it.
+"""The semantics of the README ("Semantics, stated plainly"), written out as
+plain NumPy loops: the sequential definition every sgk path must reproduce
+bit for bit.  Independent of sgk and of every peer; the conformance suites
+judge disagreements against it.
 
 out = copy(data); the updates are applied one by one in row-major order of
 indices.shape[:-1] (ScatterND) or indices.shape (ScatterElements):
@@ -39,9 +40,10 @@ def _normalize(i, s, what):
 
 def combine(stored, update, reduction, fused_complex=False):
     """f(stored, update) for equal-shaped arrays of one dtype, per the
-    reduction table of DESIGN.md section 2.  fused_complex computes the
-    complex product the way NumPy's SIMD loop does (fused multiply-add), to
-    recognize that rounding in a peer; it is not the definition."""
+    reductions of the README's "Semantics, stated plainly".  fused_complex
+    computes the complex product the way NumPy's SIMD loop does (fused
+    multiply-add), to recognize that rounding in a peer; it is not the
+    definition."""
     reduction = ALIASES.get(reduction, reduction)
     stored, update = np.asarray(stored), np.asarray(update)
     dt = stored.dtype

@@ -13,9 +13,10 @@ written out first, exactly as onnx's own `backend-test-tools generate-data`
 does, into a temporary folder.  SGK_ONNX_NODE_DATA=<dir> names an existing
 data/node folder (e.g. of an onnx source checkout) to use instead.
 
-Every expected output is also checked against DESIGN.md section 2's
-sequential definition (tests/conformance/definition.py): where a printed
-output contradicts the definition, the definition wins and the case says so.
+Every expected output is also checked against the sequential definition of
+the README's "Semantics, stated plainly" (tests/conformance/definition.py):
+where a printed output contradicts the definition, the definition wins and
+the case says so.
 
 Prints one line per case (name, opset, PASS/FAIL) and a summary; exit status
 0 when all pass.  Needs numpy and onnx; SGK_LIBRARY names the library.
@@ -171,7 +172,7 @@ def check_data_set(op, attrs, data_set):
         return False, [f"the sequential definition rejects this case: {e!r}"]
     want = printed
     if not definition.same(printed, defined):
-        notes.append("printed output contradicts DESIGN.md section 2 (" +
+        notes.append("printed output contradicts the sequential definition (" +
                      definition.describe_difference(printed, defined,
                                                     names=("printed", "definition")) +
                      "); judged against the definition")

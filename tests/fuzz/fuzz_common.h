@@ -2,9 +2,10 @@
  * Shared by the libFuzzer targets (tests/fuzz/fuzz_*.c): decoding the
  * fuzzer's bytes into tensors, the contract a call must keep, and the checks.
  *
- * A target decodes a call, predicts from DESIGN.md §2 and §3 which statuses
- * the library may return (an empty set: the call must succeed), runs it, and
- * traps on any breach:
+ * A target decodes a call, predicts from the README ("Semantics, stated
+ * plainly", and the statuses and plan rules of "The C API by example") which
+ * statuses the library may return (an empty set: the call must succeed), runs
+ * it, and traps on any breach:
  *   - success: the output equals the serial reference (tests/reference.c) bit
  *     for bit (NaN by NaN-ness where float arithmetic made it);
  *   - failure: a predicted status, a non-empty sgk_last_error(), and every
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "reference.h"
 #include "sgk.h"
 
@@ -57,7 +59,7 @@
 typedef struct {
     const uint8_t *p;
     size_t n;
-    uint64_t rng; /* bulk values (data, updates) come from here */
+    tc_rng rng; /* bulk values (data, updates) come from here */
 } fz_in;
 
 static uint8_t fz_byte(fz_in *in)
@@ -70,19 +72,16 @@ static uint8_t fz_byte(fz_in *in)
 
 static uint64_t fz_rand(fz_in *in)
 {
-    uint64_t z = (in->rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return tc_rng_next(&in->rng);
 }
 
 static void fz_init(fz_in *in, const uint8_t *data, size_t size)
 {
     in->p = data;
     in->n = size;
-    in->rng = 0;
+    in->rng.state = 0;
     for (int i = 0; i < 4; i++)
-        in->rng = in->rng << 8 | fz_byte(in);
+        in->rng.state = in->rng.state << 8 | fz_byte(in);
 }
 
 static sgk_dtype fz_dtype(fz_in *in)
@@ -310,7 +309,7 @@ static void fz_value(fz_in *in, sgk_dtype t, unsigned char *dst)
         return;
     default: {
         uint64_t v = special ? ints[pick] : bits;
-        memcpy(dst, &v, ref_dtype_size(t));
+        memcpy(dst, &v, tc_dtype_size(t));
         return;
     }
     }
@@ -318,7 +317,7 @@ static void fz_value(fz_in *in, sgk_dtype t, unsigned char *dst)
 
 static void fz_fill(fz_in *in, sgk_dtype t, void *buf, int64_t n)
 {
-    size_t es = ref_dtype_size(t);
+    size_t es = tc_dtype_size(t);
     for (int64_t i = 0; i < n; i++)
         fz_value(in, t, (unsigned char *)buf + (size_t)i * es);
 }
@@ -358,7 +357,7 @@ static int64_t fz_tensor_elems(fz_expect *e, sgk_dtype t, int32_t rank, const in
     }
     int64_t bytes;
     if (!overflow && fz_dtype_valid(t) &&
-        __builtin_mul_overflow(nonzero, (int64_t)ref_dtype_size(t), &bytes)) {
+        __builtin_mul_overflow(nonzero, (int64_t)tc_dtype_size(t), &bytes)) {
         fz_allow(e, SGK_ERR_OVERFLOW);
         bad = 1;
     }
@@ -489,7 +488,7 @@ static int fz_is_float_arith(sgk_dtype t, sgk_reduction r)
 static void fz_compare(sgk_dtype t, sgk_reduction r, const void *want, const void *got,
                        int64_t n, const uint8_t *touched, int loose, const char *what)
 {
-    size_t es = ref_dtype_size(t);
+    size_t es = tc_dtype_size(t);
     for (int64_t i = 0; i < n; i++) {
         const unsigned char *w = (const unsigned char *)want + (size_t)i * es;
         const unsigned char *g = (const unsigned char *)got + (size_t)i * es;
@@ -502,7 +501,7 @@ static void fz_compare(sgk_dtype t, sgk_reduction r, const void *want, const voi
                 snprintf(hg + 2 * b, 3, "%02x", g[b]);
             }
             FZ_BREACH("%s: %s %s element %lld of %lld is %s, reference %s", what,
-                      ref_dtype_name(t), ref_reduction_name(r), (long long)i, (long long)n,
+                      tc_dtype_name(t), tc_reduction_name(r), (long long)i, (long long)n,
                       hg, hw);
         }
     }

@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
     if (!scatter) {
         c.on = -1;
         if (c.n_idx >= 0 && fz_dtype_valid(c.dtype))
-            c.on = fz_output_elems(e, ref_dtype_size(c.dtype), c.q, c.idims);
+            c.on = fz_output_elems(e, tc_dtype_size(c.dtype), c.q, c.idims);
     }
     fz_run(&in, &c);
     return 0;

@@ -118,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
             c.b = b;
             if (fz_must_succeed(&shape_errors) && fz_must_succeed(&rule)) {
                 fz_expect out = {0};
-                c.on = fz_output_elems(&out, fz_dtype_valid(c.dtype) ? ref_dtype_size(c.dtype) : 1,
+                c.on = fz_output_elems(&out, fz_dtype_valid(c.dtype) ? tc_dtype_size(c.dtype) : 1,
                                        orank, odims);
                 out_overflow_only = !fz_must_succeed(&out);
                 e->allowed |= out.allowed;

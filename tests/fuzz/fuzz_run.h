@@ -237,7 +237,7 @@ static void fz_free_bufs(fz_bufs *B)
 static void fz_check_result(const fz_case *c, const fz_bufs *B, int in_place, uint32_t flags,
                             const char *what)
 {
-    size_t es = ref_dtype_size(c->dtype);
+    size_t es = tc_dtype_size(c->dtype);
     if (!in_place)
         fz_check_untouched(B->data.p, B->data0, B->data.bytes, "data (read-only)");
     fz_check_untouched(B->upd.p, B->upd0, B->upd.bytes, "updates (read-only)");
@@ -273,8 +273,8 @@ static void fz_run(fz_in *in, fz_case *c)
     if (getenv("SGK_FUZZ_TRACE") != NULL)
         fprintf(stderr, "  mode 0x%02x abuse 0x%02x range 0x%02x flags 0x%x\n", mode,
                 abuse_byte, range_byte, flags);
-    const size_t es = fz_dtype_valid(c->dtype) ? ref_dtype_size(c->dtype) : 0;
-    const size_t ies = fz_dtype_valid(c->idtype) ? ref_dtype_size(c->idtype) : 0;
+    const size_t es = fz_dtype_valid(c->dtype) ? tc_dtype_size(c->dtype) : 0;
+    const size_t ies = fz_dtype_valid(c->idtype) ? tc_dtype_size(c->idtype) : 0;
     const int scatter = fz_is_scatter(c);
     const int shapes_ok = fz_must_succeed(&c->e);
     const int64_t out_cap = scatter ? FZ_MAX_DATA_ELEMS : FZ_MAX_ELEMS;

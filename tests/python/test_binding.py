@@ -1,5 +1,6 @@
 """Tests of the sgk Python binding (python/sgk) against small NumPy references
-written from DESIGN.md §2's sequential definition.
+written from the sequential definition of the README's "Semantics, stated
+plainly".
 
 Run: SGK_LIBRARY=<build>/src/.libs/libsgk.so python tests/python/test_binding.py
 (tests/test_python.sh does this under `make check`).  Needs NumPy only;
@@ -61,7 +62,8 @@ def kind_of(dtype_name):
 
 
 def combine(red, a, b, kind):
-    """f(stored, update) on equal-length 1-D arrays, per DESIGN.md §2."""
+    """f(stored, update) on equal-length 1-D arrays, per the README's
+    "Semantics, stated plainly"."""
     if red == "none":
         return b.copy()
     if kind == "bool":
