@@ -625,14 +625,14 @@ def compare(w, ref, got):
                                           > 1e-3 * (1 + np.abs(ref))))
     if w.float_order_matters and beyond:
         note += (f"; {beyond} elements off by more than rounding: updates lost or misapplied, "
-                 f"not reordered (the semantics (README)'s sequential loop, like numpy's ufunc.at, gives "
-                 f"sgk's result)")
+                 f"not reordered (the sequential loop of sgk's semantics, like numpy's ufunc.at, "
+                 f"gives sgk's result)")
     elif w.float_order_matters:
         note += ("; rounding-level: float add with duplicate destinations reordered; "
-                 "the semantics (README) fixes the sequential order (sgk, numpy's ufunc.at)")
+                 "sgk's semantics fix the sequential order (sgk, numpy's ufunc.at)")
     elif w.reduction == "none" and w.has_duplicates:
         note += ("; duplicate destinations under 'none': the spec leaves the winner "
-                 "undefined, sgk defines it as the last update (the semantics (README))")
+                 "undefined, sgk defines it as the last update (sgk's semantics)")
     return False, note
 
 
