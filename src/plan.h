@@ -34,8 +34,10 @@ struct sgk_plan {
     sgk_apply_fn apply;               /* NULL for `none` */
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
     const char *why;      /* the reason for the path, in words */
-    char fallback[128];   /* a forced path that could not serve, and why */
-    char description[640];
+    const char *unfit_forced; /* why the path SGK_REDUCE_PATH forced could not
+                                 serve, or NULL */
+    char *description;    /* plans a caller can ask about, or that are
+                             logged; NULL for one-shot plans */
 };
 
 /* Builds a plan for p: chooses the path, which maps and validates every

@@ -51,7 +51,7 @@ static sgk_apply_fn choose_apply(const sgk_problem *p)
 }
 
 /* The fields every plan has, before any index is read. */
-static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows)
+static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, int threads)
 {
     sgk_plan plan = {
         .op = p->op,
@@ -67,7 +67,7 @@ static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows)
         .slots = p->slots,
         .count = p->count,
         .whole_rows = whole_rows,
-        .threads = sgk_config_threads(),
+        .threads = threads,
         .parallel_min_bytes = sgk_config_get()->parallel_min_bytes,
         .apply = choose_apply(p),
         .widen_reduce = (p->flags & SGK_PLAN_WIDE_ACCUMULATE) != 0
@@ -80,8 +80,7 @@ static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows)
 
 /* Two steps: the path SGK_REDUCE_PATH forces on a scatter, if it can serve
    it; else the first fit path in the table that prefers the problem.  Sets
-   the base's path and why, and its fallback when a forced path could not
-   serve. */
+   the base's path and why, and why a forced path could not serve. */
 static void choose_path(sgk_plan *base, const sgk_problem *p)
 {
     const sgk_config *config = sgk_config_get();
@@ -96,15 +95,12 @@ static void choose_path(sgk_plan *base, const sgk_problem *p)
         const sgk_path *path = sgk_paths[i];
         if (path->forced_by != c.forced)
             continue;
-        const char *unfit = path->unfit(&c);
-        if (unfit == NULL) {
+        base->unfit_forced = path->unfit(&c);
+        if (base->unfit_forced == NULL) {
             base->path = path;
             base->why = "forced by SGK_REDUCE_PATH";
             return;
         }
-        snprintf(base->fallback, sizeof base->fallback,
-                 "SGK_REDUCE_PATH=%s cannot serve it (%s), fell back",
-                 sgk_path_choice_name(c.forced), unfit);
     }
     for (int i = 0; sgk_paths[i] != NULL; i++) {
         const char *why;
@@ -116,33 +112,41 @@ static void choose_path(sgk_plan *base, const sgk_problem *p)
     }
 }
 
+#define DESCRIPTION_BYTES 640
+
 static void describe(sgk_plan *plan)
 {
-    char what[320];
+    char what[320], fallback[128] = "";
+    plan->description = malloc(DESCRIPTION_BYTES);
+    if (plan->description == NULL)
+        return;
     plan->path->describe(plan, what, sizeof what);
-    snprintf(plan->description, sizeof plan->description,
-             "%s %s %s%s: %s of %lld elements%s; threads %d; simd %s%s%s", plan->op,
+    if (plan->unfit_forced != NULL)
+        snprintf(fallback, sizeof fallback, "; SGK_REDUCE_PATH=%s cannot serve it (%s), fell back",
+                 sgk_path_choice_name(sgk_config_get()->reduce_path), plan->unfit_forced);
+    snprintf(plan->description, DESCRIPTION_BYTES,
+             "%s %s %s%s: %s of %lld elements%s; threads %d; simd %s%s", plan->op,
              sgk_dtype_name(plan->dtype), sgk_reduction_name(plan->reduction),
              plan->widen_reduce != NULL ? " (float32 accumulation)" : "", what,
              (long long)plan->slice_len,
              plan->whole_rows ? " (whole rows: the index is constant after the axis)" : "",
-             plan->threads, sgk_simd_target_name(), plan->fallback[0] ? "; " : "",
-             plan->fallback);
+             plan->threads, sgk_simd_target_name(), fallback);
     if (sgk_config_get()->verbose)
         fprintf(stderr, "sgk: %s\n", plan->description);
 }
 
 sgk_status sgk_plan_build(const sgk_problem *problem, bool one_shot, sgk_plan **out)
 {
+    const int threads = sgk_config_threads();
     sgk_problem rewritten = *problem;
-    const bool whole_rows = sgk_rewrite_as_whole_rows(&rewritten, sgk_config_threads(),
+    const bool whole_rows = sgk_rewrite_as_whole_rows(&rewritten, threads,
                                                       sgk_config_get()->parallel_min_bytes);
     const sgk_problem *p = &rewritten;
     /* Planning scratch takes up to 32 bytes per pair. */
     if (p->count > INT64_MAX / 32)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
                         (long long)problem->count);
-    sgk_plan base = base_plan(p, one_shot, whole_rows);
+    sgk_plan base = base_plan(p, one_shot, whole_rows, threads);
     choose_path(&base, p);
     sgk_plan *plan;
     sgk_status status = base.path->make(&base, p, &plan);
@@ -158,11 +162,15 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool one_shot, sgk_plan **
 
 const char *sgk_plan_describe(const sgk_plan *plan)
 {
-    return plan != NULL ? plan->description : "(no plan)";
+    if (plan == NULL)
+        return "(no plan)";
+    return plan->description != NULL ? plan->description : "(no memory for a description)";
 }
 
 void sgk_plan_destroy(sgk_plan *plan)
 {
-    if (plan != NULL)
+    if (plan != NULL) {
+        free(plan->description);
         plan->path->destroy(plan);
+    }
 }

@@ -57,9 +57,9 @@ static void run_range(void *r_, size_t t)
     int64_t begin = r->start(r->cut, r->n, (int64_t)t, r->team);
     int64_t end = r->start(r->cut, r->n, (int64_t)t + 1, r->team);
     if (begin < end) {
-        in_range += r->team > 1;
+        in_range++;
         r->body(r->ctx, (int)t, begin, end);
-        in_range -= r->team > 1;
+        in_range--;
     }
 }
 
@@ -69,7 +69,8 @@ static void run_ranges(int64_t n, int team, range_start start, const void *cut,
     ranges r = {n, team, start, cut, body, ctx};
     sgk_parallel_backend host;
     if (team == 1) {
-        run_range(&r, 0);
+        if (n > 0)
+            body(ctx, 0, 0, n);
     } else if (sgk_backend_host(&host)) {
         host.parallel_for(host.pool, (size_t)team, run_range, &r);
     } else {
