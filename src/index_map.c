@@ -17,6 +17,7 @@ typedef struct {
     int64_t *slot;                /* the slots, or */
     int32_t *slot32;              /* the slots narrowed, when they fit */
     int64_t stride[SGK_MAX_RANK]; /* tuples: of the k indexed dims; elements: of data */
+    int64_t first;                /* the pair whose slot goes to slot[0] */
     atomic_llong first_bad;       /* smallest failing pair, or count when none */
 } map_job;
 
@@ -59,7 +60,7 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
 #define MAP_TUPLES_RANGE(NAME, T, S)                                                   \
     static inline __attribute__((always_inline)) bool NAME(                            \
         const T *idx, int k, const int64_t *dims, const int64_t *stride, int64_t offset, \
-        int64_t begin, int64_t end, S *out)                                            \
+        int64_t begin, int64_t end, int64_t first, S *out)                             \
     {                                                                                  \
         int64_t dim[SGK_MAX_RANK], str[SGK_MAX_RANK];                                  \
         for (int j = 0; j < k; j++)                                                    \
@@ -73,7 +74,7 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
                 bad |= !ok;                                                            \
                 flat += (sgk_wrap_index(c, dim[j]) & -(int64_t)ok) * str[j];            \
             }                                                                          \
-            out[n] = (S)flat;                                                          \
+            out[n - first] = (S)flat;                                                  \
         }                                                                              \
         return !bad;                                                                   \
     }
@@ -93,9 +94,10 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
             int64_t batch = rows > 0 ? n / rows : 0;                                   \
             next = rows > 0 && (batch + 1) * rows < end ? (batch + 1) * rows : end;    \
             int64_t offset = batch * m->slots_per_batch;                               \
-            bool ok = k == 1   ? NAME##_range(idx, 1, dims, job->stride, offset, n, next, job->OUT) \
-                      : k == 2 ? NAME##_range(idx, 2, dims, job->stride, offset, n, next, job->OUT) \
-                               : NAME##_range(idx, k, dims, job->stride, offset, n, next, job->OUT); \
+            const int64_t *str = job->stride, f = job->first;                          \
+            bool ok = k == 1   ? NAME##_range(idx, 1, dims, str, offset, n, next, f, job->OUT) \
+                      : k == 2 ? NAME##_range(idx, 2, dims, str, offset, n, next, f, job->OUT) \
+                               : NAME##_range(idx, k, dims, str, offset, n, next, f, job->OUT); \
             if (!ok) {                                                                 \
                 report_first_bad(job, n, k, k, dims);                                  \
                 return;                                                                \
@@ -129,6 +131,7 @@ MAP_TUPLES(map_tuples_i64_to32, int64_t, int32_t, slot32)
         const int64_t inner = last == axis ? 0 : job->stride[last];                    \
         const T *idx = m->indices->data;                                               \
         S *out = job->OUT;                                                             \
+        const int64_t first = job->first;                                              \
         int64_t coord[SGK_MAX_RANK], base = 0, rest = begin;                           \
         for (int d = last; d >= 0; d--) {                                              \
             coord[d] = rest % idims[d];                                                \
@@ -147,7 +150,7 @@ MAP_TUPLES(map_tuples_i64_to32, int64_t, int32_t, slot32)
                 /* a bad value is only noted: the run's slots are dropped */          \
                 c = sgk_wrap_index(c, axis_dim) & -(int64_t)ok;                        \
                 bad |= !ok;                                                            \
-                out[n + i] = (S)(base + i * inner + c * axis_stride);                  \
+                out[n + i - first] = (S)(base + i * inner + c * axis_stride);          \
             }                                                                          \
             if (bad) {                                                                 \
                 report_first_bad(job, n, step, 1, &axis_dim);                          \
@@ -237,36 +240,49 @@ static sgk_status verdict(map_job *job)
     return bad < job->p->count ? out_of_range(job->p, bad) : SGK_OK;
 }
 
+/* Sets the job's strides and returns the body that maps its pairs. */
+static sgk_range_body prepare(map_job *job)
+{
+    const sgk_index_map *m = &job->p->map;
+    const bool is64 = m->indices->dtype == SGK_INT64, narrow = job->slot32 != NULL;
+    atomic_init(&job->first_bad, job->p->count);
+    int64_t s = 1;
+    if (m->kind == SGK_MAP_TUPLES) {
+        for (int j = m->k - 1; j >= 0; j--) {
+            job->stride[j] = s;
+            s *= m->data->shape[m->batch_dims + j];
+        }
+        return narrow ? (is64 ? map_tuples_i64_to32 : map_tuples_i32_to32)
+                      : (is64 ? map_tuples_i64 : map_tuples_i32);
+    }
+    /* whole rows: offsets in rows, the dimensions after the axis gone */
+    for (int d = m->row_len > 1 ? m->axis : m->data->rank - 1; d >= 0; d--) {
+        job->stride[d] = s;
+        s *= m->data->shape[d];
+    }
+    return narrow ? (is64 ? map_elements_i64_to32 : map_elements_i32_to32)
+                  : (is64 ? map_elements_i64 : map_elements_i32);
+}
+
 sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32, int threads,
                            int64_t min_bytes)
 {
     const sgk_index_map *m = &p->map;
     const bool is64 = m->indices->dtype == SGK_INT64;
     map_job job = {.p = p, .slot = slot, .slot32 = slot32};
-    atomic_init(&job.first_bad, p->count);
-    sgk_range_body body;
-    int64_t s = 1;
-    if (m->kind == SGK_MAP_TUPLES) {
-        for (int j = m->k - 1; j >= 0; j--) {
-            job.stride[j] = s;
-            s *= m->data->shape[m->batch_dims + j];
-        }
-        body = slot32 != NULL ? (is64 ? map_tuples_i64_to32 : map_tuples_i32_to32)
-                              : (is64 ? map_tuples_i64 : map_tuples_i32);
-    } else {
-        /* whole rows: offsets in rows, the dimensions after the axis gone */
-        for (int d = m->row_len > 1 ? m->axis : m->data->rank - 1; d >= 0; d--) {
-            job.stride[d] = s;
-            s *= m->data->shape[d];
-        }
-        body = slot32 != NULL ? (is64 ? map_elements_i64_to32 : map_elements_i32_to32)
-                              : (is64 ? map_elements_i64 : map_elements_i32);
-    }
+    sgk_range_body body = prepare(&job);
     /* traffic: the indices read plus the slots written */
     int64_t per_pair = (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (is64 ? 8 : 4) +
                        (slot32 != NULL ? 4 : 8);
     int64_t traffic = p->count > INT64_MAX / per_pair ? INT64_MAX : p->count * per_pair;
     sgk_parallel_for(p->count, threads, traffic, min_bytes, body, &job);
+    return verdict(&job);
+}
+
+sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end, int64_t *slot)
+{
+    map_job job = {.p = p, .slot = slot, .first = begin};
+    prepare(&job)(&job, 0, begin, end);
     return verdict(&job);
 }
 

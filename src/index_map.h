@@ -14,6 +14,12 @@
 sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32, int threads,
                            int64_t min_bytes);
 
+/* The slots of pairs [begin, end) into slot[0, end - begin), checked as
+   sgk_map_indices checks them, on the calling thread: for one-shot calls
+   that work their slots out a batch at a time.  A bad index fails with
+   the first bad pair of the range. */
+sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end, int64_t *slot);
+
 /* For an Elements problem (row_len <= 1): checks every index against the
    axis, as sgk_map_indices does, without writing anything. */
 sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes);

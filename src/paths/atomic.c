@@ -51,7 +51,7 @@ static sgk_status atomic_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     ap->distinct = -1;
     sgk_status status = sgk_pairs_map(plan, p, &ap->slot);
     if (status != SGK_OK) {
-        free(ap);
+        sgk_path_free(&ap->base);
         return status;
     }
     /* One-shot calls have no use for the count, but `none` must keep only
@@ -63,7 +63,7 @@ static sgk_status atomic_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
         status = sgk_pairs_drop_overwritten(plan, ap->slot, &ap->position);
     if (status != SGK_OK) {
         free(ap->slot);
-        free(ap);
+        sgk_path_free(&ap->base);
         return sgk_plan_out_of_memory(base);
     }
     *out = plan;
@@ -105,7 +105,7 @@ static void atomic_destroy(sgk_plan *plan)
     atomic_plan *ap = (atomic_plan *)plan;
     free(ap->slot);
     free(ap->position);
-    free(ap);
+    sgk_path_free(&ap->base);
 }
 
 const sgk_path sgk_path_atomic = {

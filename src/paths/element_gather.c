@@ -95,7 +95,7 @@ static void element_destroy(sgk_plan *plan)
     free(ep->slot);
     free(ep->slot32);
     free(ep->window);
-    free(ep);
+    sgk_path_free(&ep->base);
 }
 
 static sgk_status element_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
@@ -106,7 +106,7 @@ static sgk_status element_make(const sgk_plan *base, const sgk_problem *p, sgk_p
     if (!sgk_gather_slots_fit_32(p)) {
         sgk_status status = sgk_pairs_map(&ep->base, p, &ep->slot);
         if (status != SGK_OK) {
-            free(ep);
+            sgk_path_free(&ep->base);
             return status;
         }
         *out = &ep->base;
@@ -114,7 +114,7 @@ static sgk_status element_make(const sgk_plan *base, const sgk_problem *p, sgk_p
     }
     ep->slot32 = sgk_alloc_array(p->count, sizeof *ep->slot32);
     if (ep->slot32 == NULL) {
-        free(ep);
+        sgk_path_free(&ep->base);
         return sgk_fail(SGK_ERR_OUT_OF_MEMORY, p->op, "no memory for %lld index tuples",
                         (long long)p->count);
     }

@@ -269,11 +269,6 @@ static void lines_describe(const sgk_plan *plan, char *text, size_t size)
              plan->scatter ? "updates" : "outputs");
 }
 
-static void lines_destroy(sgk_plan *plan)
-{
-    free(plan);
-}
-
 const sgk_path sgk_path_lines = {
     .name = "lines",
     .forced_by = SGK_PATH_CHOICE_AUTO,
@@ -282,5 +277,5 @@ const sgk_path sgk_path_lines = {
     .make = lines_make,
     .run = lines_run,
     .describe = lines_describe,
-    .destroy = lines_destroy,
+    .destroy = sgk_path_free,
 };

@@ -216,7 +216,7 @@ sgk_status sgk_blocks_make(const sgk_plan *base, const sgk_problem *p, bool seri
     int64_t *slot, *position = NULL;
     sgk_status status = sgk_pairs_map(&bp->base, p, &slot);
     if (status != SGK_OK) {
-        free(bp);
+        sgk_path_free(&bp->base);
         return status;
     }
     if (serial)
@@ -261,7 +261,7 @@ void sgk_blocks_destroy(sgk_plan *plan)
     free(bp->slot16);
     free(bp->position);
     free(bp->block_start);
-    free(bp);
+    sgk_path_free(&bp->base);
 }
 
 static const char *owner_blocks_unfit(const sgk_choice *c)

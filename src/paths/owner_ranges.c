@@ -43,7 +43,7 @@ static sgk_status ranges_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
         return sgk_plan_out_of_memory(base);
     sgk_status status = sgk_pairs_map(&rp->base, p, &rp->slot);
     if (status != SGK_OK) {
-        free(rp);
+        sgk_path_free(&rp->base);
         return status;
     }
     *out = &rp->base;
@@ -107,7 +107,7 @@ static void ranges_destroy(sgk_plan *plan)
 {
     ranges_plan *rp = (ranges_plan *)plan;
     free(rp->slot);
-    free(rp);
+    sgk_path_free(&rp->base);
 }
 
 const sgk_path sgk_path_owner_ranges = {

@@ -56,6 +56,7 @@ struct sgk_path {
 /* The paths in the order the automatic choice asks them; NULL-terminated. */
 extern const sgk_path *const sgk_paths[];
 
+extern const sgk_path sgk_path_direct;
 extern const sgk_path sgk_path_lines;
 extern const sgk_path sgk_path_element_gather;
 extern const sgk_path sgk_path_row_gather;
@@ -65,7 +66,13 @@ extern const sgk_path sgk_path_atomic;
 extern const sgk_path sgk_path_sorted;
 extern const sgk_path sgk_path_owner_blocks;
 
-/* The path's plan struct, zeroed, with the base copied in, or NULL. */
+/* The path's plan struct, zeroed, with the base copied in, or NULL.  A
+   one-shot plan takes the calling thread's plan block when it fits and is
+   free: a one-shot call allocates nothing it does not need for its
+   pairs. */
 void *sgk_path_alloc(const sgk_plan *base, size_t size);
+/* Frees a plan struct from sgk_path_alloc (its arrays are the path's to
+   free first). */
+void sgk_path_free(sgk_plan *plan);
 
 #endif

@@ -78,7 +78,7 @@ static sgk_status row_make(const sgk_plan *base, const sgk_problem *p, sgk_plan 
         return sgk_plan_out_of_memory(base);
     sgk_status status = sgk_pairs_map(&rp->base, p, &rp->slot);
     if (status != SGK_OK) {
-        free(rp);
+        sgk_path_free(&rp->base);
         return status;
     }
     sort_rows(rp);
@@ -129,7 +129,7 @@ static void row_destroy(sgk_plan *plan)
     row_plan *rp = (row_plan *)plan;
     free(rp->slot);
     free(rp->source_order);
-    free(rp);
+    sgk_path_free(&rp->base);
 }
 
 const sgk_path sgk_path_row_gather = {

@@ -78,7 +78,7 @@ static void sorted_destroy(sgk_plan *plan)
     sorted_plan *sp = (sorted_plan *)plan;
     free(sp->slot);
     free(sp->position);
-    free(sp);
+    sgk_path_free(&sp->base);
 }
 
 static sgk_status sorted_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
@@ -89,7 +89,7 @@ static sgk_status sorted_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     int64_t *slot, *position = NULL;
     sgk_status status = sgk_pairs_map(&sp->base, p, &slot);
     if (status != SGK_OK) {
-        free(sp);
+        sgk_path_free(&sp->base);
         return status;
     }
     status = sgk_pairs_count_then_drop(&sp->base, slot, &position, &sp->distinct);

@@ -2,12 +2,10 @@
    first fit path that prefers a problem takes it.  Each path's own file
    says what it does and when it prefers a problem; the last path of each
    kind (row gathers, owner-computes blocks) takes whatever is left. */
-#include <stdlib.h>
-#include <string.h>
-
 #include "paths/path.h"
 
 const sgk_path *const sgk_paths[] = {
+    &sgk_path_direct,         /* one-shot calls with few pairs */
     &sgk_path_lines,          /* one-shot Elements calls, indices spanning data */
     &sgk_path_element_gather, /* gathers of 4- and 8-byte elements */
     &sgk_path_row_gather,     /* every other gather */
@@ -18,11 +16,3 @@ const sgk_path *const sgk_paths[] = {
     &sgk_path_owner_blocks,   /* every other scatter */
     NULL,
 };
-
-void *sgk_path_alloc(const sgk_plan *base, size_t size)
-{
-    sgk_plan *plan = calloc(1, size);
-    if (plan != NULL)
-        memcpy(plan, base, sizeof *base);
-    return plan;
-}

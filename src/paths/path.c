@@ -1,0 +1,38 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "paths/path.h"
+
+/* Holds any path's plan struct but those with arrays inline (none has). */
+#define PLAN_BLOCK_BYTES 512
+
+/* One-shot plans live and die inside one call on one thread: a block per
+   thread serves them all, busy only while a call nests in another (a
+   host pool's task calling sgk from inside sgk). */
+static _Thread_local union {
+    max_align_t align;
+    unsigned char bytes[PLAN_BLOCK_BYTES];
+} plan_block;
+static _Thread_local int plan_block_busy;
+
+void *sgk_path_alloc(const sgk_plan *base, size_t size)
+{
+    sgk_plan *plan;
+    if (base->one_shot && size <= sizeof plan_block && !plan_block_busy) {
+        plan_block_busy = 1;
+        plan = memset(plan_block.bytes, 0, size);
+    } else {
+        plan = calloc(1, size);
+    }
+    if (plan != NULL)
+        memcpy(plan, base, sizeof *base);
+    return plan;
+}
+
+void sgk_path_free(sgk_plan *plan)
+{
+    if ((unsigned char *)plan == plan_block.bytes)
+        plan_block_busy = 0;
+    else
+        free(plan);
+}
