@@ -54,25 +54,47 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
 }
 
 /* Tuples: pairs [begin, end) of one batch, k coordinates each, everything
-   in locals (out may alias nothing the loop reads, but the compiler cannot
-   know), bounds checked for the whole range at once.  Inlined with k
-   constant for the common k of 1 and 2. */
+   in locals, bounds checked for the whole range at once.  A coordinate c
+   is in [-dim, dim) exactly when its wrapped value is below dim as an
+   unsigned number: one compare.  The last indexed dimension has stride 1;
+   k of 1 and 2 (the common ones) get loops of their own. */
 #define MAP_TUPLES_RANGE(NAME, T, S)                                                   \
     static inline __attribute__((always_inline)) bool NAME(                            \
         const T *idx, int k, const int64_t *dims, const int64_t *stride, int64_t offset, \
-        int64_t begin, int64_t end, int64_t first, S *out)                             \
+        int64_t begin, int64_t end, int64_t first, S *restrict out)                    \
     {                                                                                  \
-        int64_t dim[SGK_MAX_RANK], str[SGK_MAX_RANK];                                  \
-        for (int j = 0; j < k; j++)                                                    \
-            dim[j] = dims[j], str[j] = stride[j];                                      \
+        const uint64_t base = (uint64_t)offset;                                        \
         bool bad = false;                                                              \
+        if (k == 1) {                                                                  \
+            const int64_t d0 = dims[0];                                                \
+            for (int64_t n = begin; n < end; n++) {                                    \
+                const uint64_t w = (uint64_t)sgk_wrap_index(idx[n], d0);               \
+                bad |= w >= (uint64_t)d0;                                              \
+                out[n - first] = (S)(base + w);                                        \
+            }                                                                          \
+            return !bad;                                                               \
+        }                                                                              \
+        if (k == 2) {                                                                  \
+            const int64_t d0 = dims[0], d1 = dims[1];                                  \
+            const uint64_t s0 = (uint64_t)stride[0];                                   \
+            for (int64_t n = begin; n < end; n++) {                                    \
+                const uint64_t w0 = (uint64_t)sgk_wrap_index(idx[2 * n], d0);          \
+                const uint64_t w1 = (uint64_t)sgk_wrap_index(idx[2 * n + 1], d1);      \
+                bad |= (w0 >= (uint64_t)d0) | (w1 >= (uint64_t)d1);                    \
+                out[n - first] = (S)(base + w0 * s0 + w1);                             \
+            }                                                                          \
+            return !bad;                                                               \
+        }                                                                              \
+        int64_t dim[SGK_MAX_RANK];                                                     \
+        uint64_t str[SGK_MAX_RANK];                                                    \
+        for (int j = 0; j < k; j++)                                                    \
+            dim[j] = dims[j], str[j] = (uint64_t)stride[j];                            \
         for (int64_t n = begin; n < end; n++) {                                        \
-            int64_t flat = offset;                                                     \
+            uint64_t flat = base;                                                      \
             for (int j = 0; j < k; j++) {                                              \
-                int64_t c = idx[n * k + j];                                            \
-                bool ok = (c >= -dim[j]) & (c < dim[j]);                               \
-                bad |= !ok;                                                            \
-                flat += (sgk_wrap_index(c, dim[j]) & -(int64_t)ok) * str[j];            \
+                const uint64_t w = (uint64_t)sgk_wrap_index(idx[n * k + j], dim[j]);   \
+                bad |= w >= (uint64_t)dim[j];                                          \
+                flat += w * str[j];                                                    \
             }                                                                          \
             out[n - first] = (S)flat;                                                  \
         }                                                                              \
@@ -95,9 +117,7 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
             next = rows > 0 && (batch + 1) * rows < end ? (batch + 1) * rows : end;    \
             int64_t offset = batch * m->slots_per_batch;                               \
             const int64_t *str = job->stride, f = job->first;                          \
-            bool ok = k == 1   ? NAME##_range(idx, 1, dims, str, offset, n, next, f, job->OUT) \
-                      : k == 2 ? NAME##_range(idx, 2, dims, str, offset, n, next, f, job->OUT) \
-                               : NAME##_range(idx, k, dims, str, offset, n, next, f, job->OUT); \
+            bool ok = NAME##_range(idx, k, dims, str, offset, n, next, f, job->OUT);   \
             if (!ok) {                                                                 \
                 report_first_bad(job, n, k, k, dims);                                  \
                 return;                                                                \
@@ -145,12 +165,11 @@ MAP_TUPLES(map_tuples_i64_to32, int64_t, int32_t, slot32)
                                     : end - n;                                         \
             bool bad = false;                                                          \
             for (int64_t i = 0; i < run; i++) {                                        \
-                int64_t c = idx[(n + i) * step];                                       \
-                bool ok = (c >= -axis_dim) & (c < axis_dim);                           \
                 /* a bad value is only noted: the run's slots are dropped */          \
-                c = sgk_wrap_index(c, axis_dim) & -(int64_t)ok;                        \
-                bad |= !ok;                                                            \
-                out[n + i - first] = (S)(base + i * inner + c * axis_stride);          \
+                const uint64_t w = (uint64_t)sgk_wrap_index(idx[(n + i) * step], axis_dim); \
+                bad |= w >= (uint64_t)axis_dim;                                        \
+                out[n + i - first] =                                                   \
+                    (S)((uint64_t)(base + i * inner) + w * (uint64_t)axis_stride);     \
             }                                                                          \
             if (bad) {                                                                 \
                 report_first_bad(job, n, step, 1, &axis_dim);                          \
@@ -190,7 +209,7 @@ MAP_ELEMENTS(map_elements_i64_to32, int64_t, int32_t, slot32)
         const T *idx = m->indices->data;                                               \
         bool bad = false;                                                              \
         for (int64_t n = begin; n < end; n++)                                          \
-            bad |= (idx[n] < -axis_dim) | (idx[n] >= axis_dim);                        \
+            bad |= (uint64_t)sgk_wrap_index(idx[n], axis_dim) >= (uint64_t)axis_dim;   \
         if (bad)                                                                       \
             report_first_bad(job, begin, 1, 1, &axis_dim);                             \
     }

@@ -40,9 +40,13 @@ void *sgk_alloc_zeroed(int64_t n, size_t size)
     return p;
 }
 
+/* Two buffers a thread keeps: one for the blocks it works on as a worker,
+   one for the arrays of the one-shot calls it makes. */
+enum { WORKER_SCRATCH, CALL_SCRATCH, SCRATCH_KINDS };
+
 typedef struct {
-    void *buffer;
-    size_t bytes;
+    void *buffer[SCRATCH_KINDS];
+    size_t bytes[SCRATCH_KINDS];
 } thread_scratch;
 
 static pthread_key_t scratch_key;
@@ -52,7 +56,8 @@ static bool scratch_key_ok;
 static void free_scratch(void *s_)
 {
     thread_scratch *s = s_;
-    free(s->buffer);
+    for (int k = 0; k < SCRATCH_KINDS; k++)
+        free(s->buffer[k]);
     free(s);
 }
 
@@ -61,7 +66,7 @@ static void make_scratch_key(void)
     scratch_key_ok = pthread_key_create(&scratch_key, free_scratch) == 0;
 }
 
-void *sgk_thread_scratch(size_t bytes)
+static void *scratch_of(int kind, size_t bytes)
 {
     pthread_once(&scratch_once, make_scratch_key);
     if (!scratch_key_ok)
@@ -74,10 +79,20 @@ void *sgk_thread_scratch(size_t bytes)
             return NULL;
         }
     }
-    if (s->bytes < bytes) {
-        free(s->buffer);
-        s->buffer = sgk_alloc_array((int64_t)bytes, 1);
-        s->bytes = s->buffer != NULL ? bytes : 0;
+    if (s->bytes[kind] < bytes) {
+        free(s->buffer[kind]);
+        s->buffer[kind] = sgk_alloc_array((int64_t)bytes, 1);
+        s->bytes[kind] = s->buffer[kind] != NULL ? bytes : 0;
     }
-    return s->buffer;
+    return s->buffer[kind];
+}
+
+void *sgk_thread_scratch(size_t bytes)
+{
+    return scratch_of(WORKER_SCRATCH, bytes);
+}
+
+void *sgk_call_scratch(size_t bytes)
+{
+    return scratch_of(CALL_SCRATCH, bytes);
 }

@@ -35,4 +35,12 @@ void *sgk_alloc_zeroed(int64_t n, size_t size);
    caller then does without). */
 void *sgk_thread_scratch(size_t bytes);
 
+/* The same, a second buffer: for the arrays a one-shot call makes on its
+   calling thread and reads back in its parallel loops, whose workers
+   (the calling thread among them) use sgk_thread_scratch meanwhile.
+   Callers keep at most SGK_CALL_SCRATCH_KEEP bytes this way and allocate
+   anything larger for the call alone. */
+void *sgk_call_scratch(size_t bytes);
+#define SGK_CALL_SCRATCH_KEEP ((size_t)256 << 20)
+
 #endif
