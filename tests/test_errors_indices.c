@@ -4,7 +4,8 @@
  * offset, at the int32 and int64 limits and at 2^32 (which truncation to 32
  * bits would bring into range), with the value named in the message; and
  * errors found in the last chunk of a long index, which must leave the
- * output untouched (a library that writes while it validates is caught).
+ * output untouched (a library that writes while it validates is caught),
+ * also where one-shot element scatters bin their pairs first.
  * Harness and contract: tests/error_cases.h.
  */
 #include <stdarg.h>
@@ -217,12 +218,70 @@ static void test_index_out_of_range_last(void **state)
     }
 }
 
+/* One-shot scatters of single elements bin their pairs before anything
+   reaches the output: a bad index in the last pair, found by whichever
+   thread maps that share, still leaves the output (or, in place, the
+   data) untouched, and names that pair. */
+static void check_binned_untouched(const char *what, const sgk_tensor *data,
+                                   const sgk_tensor *idx, const sgk_tensor *upd, int elements,
+                                   const char *needle)
+{
+    const size_t n = 512 * 512;
+    float *out = xmalloc(n * sizeof *out), *copy = xmalloc(n * sizeof *copy);
+    for (int in_place = 0; in_place <= 1; in_place++) {
+        float *target = in_place ? (float *)data->data : out;
+        if (!in_place)
+            memset(out, 0x5A, n * sizeof *out);
+        memcpy(copy, target, n * sizeof *copy);
+        sgk_status st = elements ? sgk_scatter_elements(data, idx, upd, 1, SGK_REDUCE_ADD, target)
+                                 : sgk_scatter_nd(data, idx, upd, SGK_REDUCE_ADD, target);
+        if (st != SGK_ERR_INDEX_OUT_OF_RANGE || strstr(sgk_last_error(), needle) == NULL)
+            fail_msg("%s%s: %s, \"%s\"", what, in_place ? " in place" : "",
+                     sgk_status_name(st), sgk_last_error());
+        if (memcmp(copy, target, n * sizeof *copy) != 0)
+            fail_msg("%s%s: the output was written", what, in_place ? " in place" : "");
+    }
+    free(out);
+    free(copy);
+}
+
+static void test_index_out_of_range_last_binned(void **state)
+{
+    (void)state;
+    const int64_t pairs = 262144;
+    float *data = xmalloc(512 * 512 * sizeof *data), *upd = xmalloc(pairs * sizeof *upd);
+    int64_t *idx = xmalloc(2 * pairs * sizeof *idx);
+    for (int64_t i = 0; i < 512 * 512; i++)
+        data[i] = (float)(i % 1000);
+    for (int64_t i = 0; i < pairs; i++) {
+        upd[i] = 1.0f;
+        idx[2 * i] = (i * 7) % 512 - (i & 1) * 512;
+        idx[2 * i + 1] = (i * 13) % 512;
+    }
+    idx[2 * pairs - 1] = 512;
+    const int64_t dshape[] = {512, 512}, ishape[] = {pairs, 2}, ushape[] = {pairs};
+    sgk_tensor d = {SGK_FLOAT32, 2, dshape, data}, ix = {SGK_INT64, 2, ishape, idx};
+    sgk_tensor u = {SGK_FLOAT32, 1, ushape, upd};
+    check_binned_untouched("scatter_nd k = 2, last pair bad", &d, &ix, &u, 0, "[262143]");
+    /* ScatterElements, indices [512, 256] along axis 1: not spanning data */
+    for (int64_t i = 0; i < pairs / 2; i++)
+        idx[i] = (i * 13) % 512 - (i & 1) * 512;
+    idx[pairs / 2 - 1] = -513;
+    const int64_t eshape[] = {512, 256};
+    sgk_tensor ex = {SGK_INT64, 2, eshape, idx}, eu = {SGK_FLOAT32, 2, eshape, upd};
+    check_binned_untouched("scatter_elements, last index bad", &d, &ex, &eu, 1, "-513");
+    free(data);
+    free(upd);
+    free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_base_cases_valid),
         PER_OP("index_out_of_range", test_index_out_of_range),
         PER_OP("index_out_of_range_last", test_index_out_of_range_last),
+        cmocka_unit_test(test_index_out_of_range_last_binned),
     };
     return cmocka_run_group_tests_name("sgk errors: indices", tests, group_setup, NULL);
 }
