@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "index_map.h"
+#include "memory.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
 #include "shape.h"
@@ -148,26 +149,37 @@ LINE_SLOTS(line_slots_i64, int64_t, int64_t)
 LINE_SLOTS(line_slots32_i32, int32_t, int32_t)
 LINE_SLOTS(line_slots32_i64, int64_t, int32_t)
 
-/* Run [n0, n0 + len) of the unit at line0, starting at inner position i:
-   consecutive pairs with their consecutive updates (or outputs). */
-typedef void (*line_run_fn)(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i);
+/* Where a run's slots land (scatters: in base, counted from line0 there)
+   or come from (gathers: data, from line0), and, for a gather, the bytes
+   at `next` to bring into cache over the run: the next unit's lines. */
+typedef struct {
+    uint8_t *base;
+    int64_t line0;
+    const uint8_t *next;
+    size_t next_bytes;
+} run_target;
 
-static void scatter_run(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i)
+/* Run [n0, n0 + len) of a unit, starting at inner position i: consecutive
+   pairs with their consecutive updates (or outputs). */
+typedef void (*line_run_fn)(const job *j, int64_t n0, int64_t len, int64_t i,
+                            const run_target *t);
+
+static void scatter_run(const job *j, int64_t n0, int64_t len, int64_t i, const run_target *t)
 {
     const lines_plan *lp = j->lp;
     int64_t slot[LINE_PAIRS];
     for (int64_t k = 0; k < len; k += LINE_PAIRS) {
         const int64_t m = len - k < LINE_PAIRS ? len - k : LINE_PAIRS;
-        (lp->index64 ? line_slots_i64 : line_slots_i32)(lp->indices, n0 + k, m, line0,
+        (lp->index64 ? line_slots_i64 : line_slots_i32)(lp->indices, n0 + k, m, t->line0,
                                                         (i + k) % lp->inner, lp->data_axis,
                                                         lp->inner, slot);
         /* slot[k'] takes update n0 + k + k' */
-        sgk_apply_pairs(&lp->base, j->b, j->b->out, (size_t)(n0 + k) * j->b->slice_bytes, slot,
+        sgk_apply_pairs(&lp->base, j->b, t->base, (size_t)(n0 + k) * j->b->slice_bytes, slot,
                         NULL, 0, m, 1);
     }
 }
 
-static void gather_run(const job *j, int64_t n0, int64_t len, int64_t line0, int64_t i)
+static void gather_run(const job *j, int64_t n0, int64_t len, int64_t i, const run_target *t)
 {
     const lines_plan *lp = j->lp;
     const sgk_plan *p = &lp->base;
@@ -176,24 +188,45 @@ static void gather_run(const job *j, int64_t n0, int64_t len, int64_t line0, int
         int64_t wide[LINE_PAIRS];
         int32_t narrow[LINE_PAIRS];
     } slot;
-    for (int64_t k = 0; k < len; k += LINE_PAIRS) {
+    /* the next unit's lines, a share per list of slots */
+    const int64_t lists = (len + LINE_PAIRS - 1) / LINE_PAIRS;
+    const size_t share = lists > 0 ? (t->next_bytes / (size_t)lists + 63) & ~(size_t)63 : 0;
+    for (int64_t k = 0, list = 0; k < len; k += LINE_PAIRS, list++) {
         const int64_t m = len - k < LINE_PAIRS ? len - k : LINE_PAIRS;
         uint8_t *out = j->b->out + (size_t)(n0 + k) * es;
         const int64_t at = (i + k) % lp->inner;
         if (lp->lines32) {
+            const size_t from = (size_t)list * share;
+            const size_t bytes = from < t->next_bytes ? t->next_bytes - from : 0;
             (lp->index64 ? line_slots32_i64 : line_slots32_i32)(
-                lp->indices, n0 + k, m, line0, at, lp->data_axis, lp->inner, slot.narrow);
+                lp->indices, n0 + k, m, t->line0, at, lp->data_axis, lp->inner, slot.narrow);
             sgk_simd_gather_elements32(out, j->b->data, slot.narrow, 0, m, p->stream_output,
-                                       NULL, 0);
+                                       bytes > 0 ? t->next + from : NULL,
+                                       bytes < share ? bytes : share);
             continue;
         }
-        (lp->index64 ? line_slots_i64 : line_slots_i32)(lp->indices, n0 + k, m, line0, at,
+        (lp->index64 ? line_slots_i64 : line_slots_i32)(lp->indices, n0 + k, m, t->line0, at,
                                                         lp->data_axis, lp->inner, slot.wide);
         if (es == 8)
             sgk_simd_gather_elements64(out, j->b->data, slot.wide, 0, m, p->stream_output);
         else
             sgk_simd_move_slices(out, NULL, j->b->data, slot.wide, 0, m, es, es, false);
     }
+}
+
+/* A scatter unit of whole lines, no larger than L2, whose output goes
+   past the caches: its lines are copied into the thread's scratch, take
+   their updates there and are streamed out, so that the output is never
+   read (as blocked scatters do; sgk-bench scatter_elements, one-shot). */
+static void scatter_via_scratch(const job *j, uint8_t *scratch, int64_t pair0, int64_t line0)
+{
+    const lines_plan *lp = j->lp;
+    const size_t bytes = (size_t)(lp->data_axis * lp->inner) * lp->base.elem_size;
+    const size_t at = (size_t)line0 * lp->base.elem_size;
+    const run_target t = {scratch, 0, NULL, 0};
+    sgk_simd_copy_bytes(scratch, j->b->data + at, bytes, false);
+    scatter_run(j, pair0, lp->index_axis * lp->inner, 0, &t);
+    sgk_simd_copy_bytes(j->b->out + at, scratch, bytes, true);
 }
 
 /* Units [first, last): scatters copy the unit's lines first (unless in
@@ -204,28 +237,41 @@ static void run_lines(const job *j, int64_t first, int64_t last, line_run_fn run
     const sgk_plan *p = &lp->base;
     const int64_t chunks = (lp->inner + lp->inner_chunk - 1) / lp->inner_chunk;
     const int64_t A = lp->data_axis, I = lp->inner;
-    const size_t es = p->elem_size;
+    const size_t es = p->elem_size, unit_bytes = (size_t)(A * I) * es;
     const bool copy = p->scatter && !j->b->in_place;
+    const bool via_scratch = copy && p->stream_output && chunks == 1 &&
+                             unit_bytes <= 2 * (size_t)sgk_cache_block_bytes();
+    uint8_t *scratch = via_scratch ? sgk_thread_scratch(unit_bytes) : NULL;
     for (int64_t u = first; u < last; u++) {
         const int64_t o = u / chunks, i0 = u % chunks * lp->inner_chunk;
         const int64_t w = i0 + lp->inner_chunk < I ? lp->inner_chunk : I - i0;
         const int64_t line0 = o * A * I;              /* data offset of (o, 0, 0) */
         const int64_t pair0 = o * lp->index_axis * I; /* index offset of (o, 0, 0) */
+        if (scratch != NULL) {
+            scatter_via_scratch(j, scratch, pair0, line0);
+            continue;
+        }
         if (copy && w == I)
             sgk_simd_copy_bytes(j->b->out + (size_t)line0 * es, j->b->data + (size_t)line0 * es,
-                                (size_t)(A * I) * es, false);
+                                unit_bytes, false);
         else if (copy)
             sgk_simd_move_slices(j->b->out + (size_t)(line0 + i0) * es, NULL,
                                  j->b->data + (size_t)(line0 + i0) * es, NULL, 0, A,
                                  (size_t)w * es, (size_t)I * es, false);
+        run_target t = {j->b->out, line0, NULL, 0};
         if (w == I) {
-            run(j, pair0, lp->index_axis * I, line0, 0);
+            /* a gather fetches the next unit's lines as it goes */
+            if (!p->scatter && u + 1 < last) {
+                t.next = j->b->data + (size_t)(line0 + A * I) * es;
+                t.next_bytes = unit_bytes;
+            }
+            run(j, pair0, lp->index_axis * I, 0, &t);
             continue;
         }
         /* columns [i0, i0 + w): w pairs from each index line, in order of
            the lines, so that each element takes its updates in order */
         for (int64_t a = 0; a < lp->index_axis; a++)
-            run(j, pair0 + a * I + i0, w, line0, i0);
+            run(j, pair0 + a * I + i0, w, i0, &t);
     }
 }
 
