@@ -96,3 +96,10 @@ void *sgk_call_scratch(size_t bytes)
 {
     return scratch_of(CALL_SCRATCH, bytes);
 }
+
+size_t sgk_scratch_kept(void)
+{
+    pthread_once(&scratch_once, make_scratch_key);
+    const thread_scratch *s = scratch_key_ok ? pthread_getspecific(scratch_key) : NULL;
+    return s != NULL ? s->bytes[WORKER_SCRATCH] + s->bytes[CALL_SCRATCH] : 0;
+}

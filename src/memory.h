@@ -43,4 +43,7 @@ void *sgk_thread_scratch(size_t bytes);
 void *sgk_call_scratch(size_t bytes);
 #define SGK_CALL_SCRATCH_KEEP ((size_t)256 << 20)
 
+/* Bytes of scratch the calling thread keeps now. */
+size_t sgk_scratch_kept(void);
+
 #endif

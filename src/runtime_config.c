@@ -7,6 +7,7 @@
 
 #include <config.h>
 
+#include "memory.h"
 #include "parallel/backend.h"
 #include "runtime_config.h"
 #include "error.h"
@@ -203,14 +204,17 @@ const char *sgk_runtime_describe(void)
              "sgk %s; simd %s%s; threads %d (default %d, physical cores %d, logical %d); "
              "parallel loops on %s; "
              "numa nodes %d; caches L1d %lld KiB, L2 %lld KiB, L3 %lld KiB%s; "
-             "parallel above %lld bytes; streaming stores from %lld bytes; deterministic %s; reduce path %s; "
+             "parallel above %lld bytes; streaming stores from %lld bytes; "
+             "one-shot scratch kept per calling thread up to %zu MiB (this thread: %zu KiB), "
+             "released when the thread ends; deterministic %s; reduce path %s; "
              "env overrides: %s; ignored: %s",
              PACKAGE_VERSION, sgk_simd_target_name(), c->simd_scalar ? " (forced)" : "",
              sgk_config_threads(), c->default_threads, t->physical_cores, t->logical_cpus,
              sgk_backend_describe(parallel, sizeof parallel),
              t->numa_nodes, (long long)(t->l1d_bytes >> 10), (long long)(t->l2_bytes >> 10),
              (long long)(t->l3_bytes >> 10), t->from_hwloc ? "" : " (hwloc unavailable)",
-             (long long)c->parallel_min_bytes, (long long)c->stream_min_bytes, c->deterministic ? "yes" : "no",
+             (long long)c->parallel_min_bytes, (long long)c->stream_min_bytes,
+             SGK_CALL_SCRATCH_KEEP >> 20, sgk_scratch_kept() >> 10, c->deterministic ? "yes" : "no",
              sgk_path_choice_name(c->reduce_path), c->overrides[0] ? c->overrides : "none",
              c->ignored[0] ? c->ignored : "none");
     return text;
