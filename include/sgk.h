@@ -156,7 +156,9 @@ typedef struct {
 
 /* Installs the host's parallel-for (copied), or with NULL restores
    OpenMP.  Takes effect for every later parallel loop, plans made before
-   included; safe to call while other threads run sgk.  After fork(), a
+   included; safe to call while other threads run sgk, but a loop that
+   started before it returns may still run on the old pool: keep that pool
+   alive until the calls in flight have returned.  After fork(), a
    child runs serially until it installs a backend of its own: OpenMP's
    workers, and the host's, belong to the parent. */
 SGK_API sgk_status sgk_set_parallel_backend(const sgk_parallel_backend *backend);

@@ -163,8 +163,10 @@ static int forked_child_threads(void)
 int sgk_config_threads(void)
 {
     const sgk_config *c = sgk_config_get();
-    const int workers = sgk_backend_workers();
-    if (workers == 0 && sgk_backend_forked())
+    sgk_parallel_backend host;
+    const bool has_host = sgk_backend_host(&host);
+    const int workers = has_host ? host.workers : 0;
+    if (!has_host && sgk_backend_forked())
         return forked_child_threads();
     int override = atomic_load_explicit(&thread_override, memory_order_relaxed);
     if (override > 0)

@@ -10,21 +10,43 @@
    on the thread, whichever pool the thread belongs to. */
 static _Thread_local int in_range;
 
+/* Where a loop runs, read once per loop: the host's pool when one is
+   installed, else OpenMP's team.  Sizing the team and running it on two
+   different reads could hand a pool work its in_worker was never asked
+   about. */
+typedef struct {
+    bool on_host;
+    sgk_parallel_backend host;
+} loop_place;
+
+static loop_place place_loop(void)
+{
+    loop_place where;
+    where.on_host = sgk_backend_host(&where.host);
+    return where;
+}
+
 /* Whether a loop started here must stay on the calling thread: inside
-   another parallel loop, or in a forked child without a pool of its own. */
-static bool stay_on_caller(void)
+   another parallel loop, on one of the host pool's workers, or in a forked
+   child without a pool of its own. */
+static bool stay_on_caller(const loop_place *where)
 {
     if (in_range)
         return true;
-    sgk_parallel_backend host;
-    if (sgk_backend_host(&host))
-        return host.in_worker != NULL && host.in_worker(host.pool);
+    if (where->on_host)
+        return where->host.in_worker != NULL && where->host.in_worker(where->host.pool);
     return sgk_backend_forked() || omp_in_parallel();
 }
 
-int sgk_parallel_threads(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes)
+static bool small(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes)
 {
-    if (threads <= 1 || n <= 1 || work_bytes < min_bytes || stay_on_caller())
+    return threads <= 1 || n <= 1 || work_bytes < min_bytes;
+}
+
+static int team_for(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes,
+                    const loop_place *where)
+{
+    if (small(n, threads, work_bytes, min_bytes) || stay_on_caller(where))
         return 1;
     /* Each thread gets at least min_bytes of work, so a loop just above the
        threshold does not wake the whole team. */
@@ -35,6 +57,14 @@ int sgk_parallel_threads(int64_t n, int threads, int64_t work_bytes, int64_t min
     if (n < team)
         team = n;
     return team < 1 ? 1 : (int)team;
+}
+
+int sgk_parallel_threads(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes)
+{
+    if (small(n, threads, work_bytes, min_bytes))
+        return 1;
+    const loop_place where = place_loop();
+    return team_for(n, threads, work_bytes, min_bytes, &where);
 }
 
 /* Where range t of `team` ranges over [0, n) begins; t == team gives n. */
@@ -64,15 +94,14 @@ static void run_range(void *r_, size_t t)
 }
 
 static void run_ranges(int64_t n, int team, range_start start, const void *cut,
-                       sgk_range_body body, void *ctx)
+                       sgk_range_body body, void *ctx, const loop_place *where)
 {
     ranges r = {n, team, start, cut, body, ctx};
-    sgk_parallel_backend host;
     if (team == 1) {
         if (n > 0)
             body(ctx, 0, 0, n);
-    } else if (sgk_backend_host(&host)) {
-        host.parallel_for(host.pool, (size_t)team, run_range, &r);
+    } else if (where->on_host) {
+        where->host.parallel_for(where->host.pool, (size_t)team, run_range, &r);
     } else {
 #pragma omp parallel num_threads(team)
         {
@@ -98,8 +127,14 @@ static int64_t even_start(const void *cut, int64_t n, int64_t t, int64_t team)
 void sgk_parallel_for(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes,
                       sgk_range_body body, void *ctx)
 {
-    run_ranges(n, sgk_parallel_threads(n, threads, work_bytes, min_bytes), even_start, NULL,
-               body, ctx);
+    if (small(n, threads, work_bytes, min_bytes)) {
+        if (n > 0)
+            body(ctx, 0, 0, n);
+        return;
+    }
+    const loop_place where = place_loop();
+    run_ranges(n, team_for(n, threads, work_bytes, min_bytes, &where), even_start, NULL, body,
+               ctx, &where);
 }
 
 typedef struct {
@@ -131,6 +166,7 @@ void sgk_parallel_for_balanced(int64_t n, int threads, sgk_prefix_cost prefix_co
                                int64_t min_bytes, sgk_range_body body, void *ctx)
 {
     cost_cut cut = {prefix_cost, ctx, n > 0 ? prefix_cost(ctx, n) : 0};
-    run_ranges(n, sgk_parallel_threads(n, threads, cut.total, min_bytes), balanced_start, &cut,
-               body, ctx);
+    const loop_place where = place_loop();
+    run_ranges(n, team_for(n, threads, cut.total, min_bytes, &where), balanced_start, &cut,
+               body, ctx, &where);
 }

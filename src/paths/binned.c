@@ -4,8 +4,8 @@
    any grouping every time, so it bins instead, streaming:
      1. each thread maps its share of the pairs, in order, to 32-bit slots
         (every index checked) and counts them per destination block;
-     2. each thread copies its pairs, each slot in 16 bits beside its
-        update's value, into its own run of every block's bin;
+     2. each thread copies its pairs, each slot in 16 bits and its update's
+        value (two arrays), into its own run of every block's bin;
      3. each block is copied (unless in place) and takes its bin, the runs
         of threads 0, 1, ... in turn: the original order, while the block
         sits in L2.
@@ -24,6 +24,11 @@
 /* Pairs mapped at a time in step 1: their check fails as one range. */
 #define BIN_BATCH 1024
 
+/* Set while this thread's call scratch holds a binned call's arrays: a
+   call nested in it (a host pool's task on this thread) allocates its
+   own. */
+static _Thread_local int call_scratch_busy;
+
 typedef struct {
     sgk_plan base;
     sgk_apply16_fn apply16;
@@ -36,7 +41,8 @@ typedef struct {
     uint32_t *slot;       /* count, step 1 */
     uint16_t *bin_slot;   /* count, grouped by block, then by part */
     uint8_t *bin_value;   /* count values of elem_size bytes, alike */
-    void *owned;          /* the scratch, when too large to keep */
+    void *owned;          /* the scratch, when too large to keep or nested */
+    bool kept;            /* the scratch is this thread's call scratch */
 } binned_plan;
 
 static const char *binned_unfit(const sgk_choice *c)
@@ -54,12 +60,16 @@ static const char *binned_unfit(const sgk_choice *c)
     return plan->slots > UINT32_MAX ? "more than 2^32 destination slots" : NULL;
 }
 
+/* With no more destination blocks than pairs: the tables of a sparse
+   destination (blocks of cursors per thread, visited serially) would
+   outgrow the pairs; sorted segments' tables grow with the pairs. */
 static bool binned_preferred(const sgk_choice *c, const char **why)
 {
-    (void)c;
+    const sgk_plan *plan = c->base;
+    const int64_t block_slots = sgk_cache_block_bytes() / (int64_t)plan->elem_size;
     *why = "one-shot single elements: pairs binned by destination block, then each block "
            "takes its bin in cache";
-    return true;
+    return plan->slots / (block_slots > 0 ? block_slots : 1) <= plan->count;
 }
 
 typedef struct {
@@ -124,7 +134,9 @@ typedef struct {
         const uint32_t s = bp->slot[n];                                                \
         const int64_t at = cursor[s >> shift]++;                                       \
         bp->bin_slot[at] = (uint16_t)(s & mask);                                       \
-        ((T *)bp->bin_value)[at] = ((const T *)job->updates)[n];                       \
+        /* the caller's updates need not be aligned for T */                          \
+        memcpy((T *)bp->bin_value + at, (const uint8_t *)job->updates + n * sizeof(T),  \
+               sizeof(T));                                                             \
     }
 
 typedef struct {
@@ -155,6 +167,8 @@ static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
 static void binned_destroy(sgk_plan *plan)
 {
     binned_plan *bp = (binned_plan *)plan;
+    if (bp->kept)
+        call_scratch_busy = 0;
     free(bp->owned);
     sgk_path_free(plan);
 }
@@ -171,13 +185,17 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     bp->shift = sgk_shift_for(block_slots < base->slots ? block_slots : base->slots);
     bp->blocks = (base->slots >> bp->shift) + ((base->slots & ((INT64_C(1) << bp->shift) - 1)) != 0);
     bp->parts = base->threads > 1 ? base->threads : 1;
-    bp->stride = (bp->blocks + 8) & ~INT64_C(7);
+    bp->stride = (bp->blocks + 7) & ~INT64_C(7);
     /* cursors, slots, bin slots, bin values; each array on a cache line */
     const size_t cursors = (size_t)(bp->parts * bp->stride) * sizeof(int64_t);
     const size_t slots = ((size_t)base->count * 4 + 63) & ~(size_t)63;
     const size_t bins = ((size_t)base->count * 2 + 63) & ~(size_t)63;
     const size_t need = cursors + slots + bins + (size_t)base->count * (size_t)es;
-    uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP ? sgk_call_scratch(need) : NULL;
+    uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP && !call_scratch_busy
+                           ? sgk_call_scratch(need)
+                           : NULL;
+    bp->kept = scratch != NULL;
+    call_scratch_busy |= bp->kept;
     if (scratch == NULL)
         scratch = bp->owned = sgk_alloc_array((int64_t)need, 1);
     if (scratch == NULL) {

@@ -1,6 +1,7 @@
 /* One-shot calls whose pairs are few: nothing is planned or allocated.
-   The indices are checked a batch at a time, then read again a batch at a
-   time as the slices move: both passes find them in cache.  The call
+   The indices are checked a batch at a time; up to DIRECT_KEPT slots are
+   kept for the run, beyond that they are read again a batch at a time as
+   the slices move, and both passes find them in cache.  The call
    costs its shape checks and the data movement, which is what a tiny call
    and a KV-cache token write need. */
 #include <stdio.h>
@@ -64,7 +65,8 @@ static sgk_status direct_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
         return sgk_plan_out_of_memory(base);
     dp->problem = *p;
     dp->slot = keep ? kept_slots : NULL;
-    kept_busy = keep;
+    if (keep)
+        kept_busy = 1;
     *out = &dp->base;
     return SGK_OK;
 }

@@ -7,8 +7,9 @@
 #define PLAN_BLOCK_BYTES 512
 
 /* One-shot plans live and die inside one call on one thread: a block per
-   thread serves them all, busy only while a call nests in another (a
-   host pool's task calling sgk from inside sgk). */
+   thread serves them all.  It is busy for the length of the call; a call
+   nested in another on the same thread (a host pool's task calling sgk
+   while this thread waits in sgk) finds it busy and allocates. */
 static _Thread_local union {
     max_align_t align;
     unsigned char bytes[PLAN_BLOCK_BYTES];
