@@ -1,10 +1,11 @@
-#define _POSIX_C_SOURCE 200809L
 /* sgk-bench --callers N: a server calls sgk from many request threads at
    once.  For 1, 2, 4 ... N caller threads, each making one-shot calls in a
    loop on its own output, the aggregate throughput over one caller's, on
    OpenMP and on a host pool (tests/host_pool.c) of as many workers as sgk
    has threads.  Nothing may collapse: more callers should move at least as
    many bytes per second as one. */
+#define _POSIX_C_SOURCE 200809L /* pthread barriers */
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
