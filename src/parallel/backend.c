@@ -64,12 +64,6 @@ bool sgk_backend_forked(void)
     return __atomic_load_n(&forked, __ATOMIC_RELAXED) != 0;
 }
 
-int sgk_backend_workers(void)
-{
-    sgk_parallel_backend b;
-    return sgk_backend_host(&b) ? b.workers : 0;
-}
-
 const char *sgk_backend_describe(char *text, size_t size)
 {
     sgk_parallel_backend b;

@@ -17,9 +17,6 @@ bool sgk_backend_host(sgk_parallel_backend *out);
 /* Whether this process is a fork() of one that had loaded sgk. */
 bool sgk_backend_forked(void);
 
-/* The workers of the host's pool, or 0 with none installed. */
-int sgk_backend_workers(void);
-
 /* Where loops run, in words, for sgk_runtime_describe. */
 const char *sgk_backend_describe(char *text, size_t size);
 

@@ -24,11 +24,6 @@
 /* Pairs mapped at a time in step 1: their check fails as one range. */
 #define BIN_BATCH 1024
 
-/* Set while this thread's call scratch holds a binned call's arrays: a
-   call nested in it (a host pool's task on this thread) allocates its
-   own. */
-static _Thread_local int call_scratch_busy;
-
 typedef struct {
     sgk_plan base;
     sgk_apply16_fn apply16;
@@ -42,8 +37,10 @@ typedef struct {
     uint16_t *bin_slot;   /* count, grouped by block, then by part */
     uint8_t *bin_value;   /* count values of elem_size bytes, alike */
     void *owned;          /* the scratch, when too large to keep or nested */
-    bool kept;            /* the scratch is this thread's call scratch */
 } binned_plan;
+
+/* it takes the thread's plan block, and with it the thread's buffers */
+_Static_assert(sizeof(binned_plan) <= SGK_PLAN_BLOCK_BYTES, "one-shot plan too large");
 
 static const char *binned_unfit(const sgk_choice *c)
 {
@@ -167,8 +164,6 @@ static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
 static void binned_destroy(sgk_plan *plan)
 {
     binned_plan *bp = (binned_plan *)plan;
-    if (bp->kept)
-        call_scratch_busy = 0;
     free(bp->owned);
     sgk_path_free(plan);
 }
@@ -191,11 +186,9 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     const size_t slots = ((size_t)base->count * 4 + 63) & ~(size_t)63;
     const size_t bins = ((size_t)base->count * 2 + 63) & ~(size_t)63;
     const size_t need = cursors + slots + bins + (size_t)base->count * (size_t)es;
-    uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP && !call_scratch_busy
+    uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP && sgk_path_owns_thread_buffers(&bp->base)
                            ? sgk_call_scratch(need)
                            : NULL;
-    bp->kept = scratch != NULL;
-    call_scratch_busy |= bp->kept;
     if (scratch == NULL)
         scratch = bp->owned = sgk_alloc_array((int64_t)need, 1);
     if (scratch == NULL) {

@@ -18,14 +18,15 @@
 #define DIRECT_KEPT 2048
 
 static _Thread_local int64_t kept_slots[DIRECT_KEPT];
-static _Thread_local int kept_busy; /* a call nested in another (from a host
-                                       pool's task) maps twice */
 
 typedef struct {
     sgk_plan base;
     sgk_problem problem; /* the caller's tensors, read during the one call */
     int64_t *slot;       /* kept_slots, or NULL: the run maps them again */
 } direct_plan;
+
+/* it takes the thread's plan block, and with it the thread's buffers */
+_Static_assert(sizeof(direct_plan) <= SGK_PLAN_BLOCK_BYTES, "one-shot plan too large");
 
 static const char *direct_unfit(const sgk_choice *c)
 {
@@ -52,21 +53,22 @@ static bool direct_preferred(const sgk_choice *c, const char **why)
 
 static sgk_status direct_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
 {
-    const bool keep = p->count <= DIRECT_KEPT && !kept_busy;
+    direct_plan *dp = sgk_path_alloc(base, sizeof *dp);
+    if (dp == NULL)
+        return sgk_plan_out_of_memory(base);
+    /* a call nested in another on this thread maps twice */
+    const bool keep = p->count <= DIRECT_KEPT && sgk_path_owns_thread_buffers(&dp->base);
     int64_t batch[DIRECT_BATCH];
     for (int64_t n = 0; n < p->count; n += DIRECT_BATCH) {
         const int64_t end = p->count - n > DIRECT_BATCH ? n + DIRECT_BATCH : p->count;
         sgk_status status = sgk_map_index_range(p, n, end, keep ? kept_slots + n : batch);
-        if (status != SGK_OK)
+        if (status != SGK_OK) {
+            sgk_path_free(&dp->base);
             return status;
+        }
     }
-    direct_plan *dp = sgk_path_alloc(base, sizeof *dp);
-    if (dp == NULL)
-        return sgk_plan_out_of_memory(base);
     dp->problem = *p;
     dp->slot = keep ? kept_slots : NULL;
-    if (keep)
-        kept_busy = 1;
     *out = &dp->base;
     return SGK_OK;
 }
@@ -100,13 +102,6 @@ static void direct_describe(const sgk_plan *plan, char *text, size_t size)
              plan->scatter ? "updates" : "outputs");
 }
 
-static void direct_destroy(sgk_plan *plan)
-{
-    if (((direct_plan *)plan)->slot != NULL)
-        kept_busy = 0;
-    sgk_path_free(plan);
-}
-
 const sgk_path sgk_path_direct = {
     .name = "direct",
     .forced_by = SGK_PATH_CHOICE_AUTO,
@@ -115,5 +110,5 @@ const sgk_path sgk_path_direct = {
     .make = direct_make,
     .run = direct_run,
     .describe = direct_describe,
-    .destroy = direct_destroy,
+    .destroy = sgk_path_free,
 };

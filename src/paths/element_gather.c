@@ -175,11 +175,7 @@ static void gather_elements(void *ctx, int worker, int64_t begin, int64_t end)
 static sgk_status element_run(const sgk_plan *plan, const sgk_buffers *b)
 {
     job j = {(const element_plan *)plan, b};
-    /* each element read once and written once: the front end checked that
-       the output's bytes fit, so halve before doubling */
-    int64_t moved = plan->output_elems * (int64_t)plan->elem_size;
-    sgk_parallel_for(plan->count, plan->threads, moved > INT64_MAX / 2 ? INT64_MAX : 2 * moved,
-                     plan->parallel_min_bytes, gather_elements, &j);
+    sgk_gather_for(plan, gather_elements, &j);
     return SGK_OK;
 }
 

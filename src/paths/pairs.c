@@ -159,6 +159,15 @@ void sgk_copy_output(const sgk_plan *plan, const sgk_buffers *b)
                      copy_slots, &j);
 }
 
+void sgk_gather_for(const sgk_plan *plan, sgk_range_body body, void *job)
+{
+    /* the front end checked that the output's bytes fit, so halve before
+       doubling */
+    const int64_t moved = plan->output_elems * (int64_t)plan->elem_size;
+    sgk_parallel_for(plan->count, plan->threads, moved > INT64_MAX / 2 ? INT64_MAX : 2 * moved,
+                     plan->parallel_min_bytes, body, job);
+}
+
 void sgk_apply_pairs(const sgk_plan *plan, const sgk_buffers *b, uint8_t *base, size_t col,
                      const int64_t *slot, const int64_t *pos, int64_t begin, int64_t end,
                      int64_t width)

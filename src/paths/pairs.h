@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "parallel/parallel_for.h"
 #include "paths/path.h"
 
 /* ---- planning ----------------------------------------------------------- */
@@ -59,6 +60,10 @@ static inline bool sgk_few_updates(int64_t pairs, int64_t slots)
 /* The whole output copied from data (nothing in place), in parallel:
    streamed past the caches unless the updates will land on much of it. */
 void sgk_copy_output(const sgk_plan *plan, const sgk_buffers *b);
+
+/* A gather's parallel loop over its count outputs: each read once and
+   written once. */
+void sgk_gather_for(const sgk_plan *plan, sgk_range_body body, void *job);
 
 /* Applies pairs [begin, end) of slot/pos (pos NULL: pair i takes update
    slice i) to the slots counted from `base`: elements [c0, c0 + width) of

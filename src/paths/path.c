@@ -3,16 +3,14 @@
 
 #include "paths/path.h"
 
-/* Holds any path's plan struct but those with arrays inline (none has). */
-#define PLAN_BLOCK_BYTES 512
-
 /* One-shot plans live and die inside one call on one thread: a block per
    thread serves them all.  It is busy for the length of the call; a call
    nested in another on the same thread (a host pool's task calling sgk
-   while this thread waits in sgk) finds it busy and allocates. */
+   while this thread waits in sgk) finds it busy and allocates, and so
+   knows it must not touch the thread's other one-shot buffers either. */
 static _Thread_local union {
     max_align_t align;
-    unsigned char bytes[PLAN_BLOCK_BYTES];
+    unsigned char bytes[SGK_PLAN_BLOCK_BYTES];
 } plan_block;
 static _Thread_local int plan_block_busy;
 
@@ -30,9 +28,14 @@ void *sgk_path_alloc(const sgk_plan *base, size_t size)
     return plan;
 }
 
+bool sgk_path_owns_thread_buffers(const sgk_plan *plan)
+{
+    return (const unsigned char *)plan == plan_block.bytes;
+}
+
 void sgk_path_free(sgk_plan *plan)
 {
-    if ((unsigned char *)plan == plan_block.bytes)
+    if (sgk_path_owns_thread_buffers(plan))
         plan_block_busy = 0;
     else
         free(plan);

@@ -67,6 +67,9 @@ extern const sgk_path sgk_path_atomic;
 extern const sgk_path sgk_path_sorted;
 extern const sgk_path sgk_path_owner_blocks;
 
+/* The largest plan struct a one-shot call keeps in its thread's block. */
+#define SGK_PLAN_BLOCK_BYTES 512
+
 /* The path's plan struct, zeroed, with the base copied in, or NULL.  A
    one-shot plan takes the calling thread's plan block when it fits and is
    free: a one-shot call allocates nothing it does not need for its
@@ -75,5 +78,12 @@ void *sgk_path_alloc(const sgk_plan *base, size_t size);
 /* Frees a plan struct from sgk_path_alloc (its arrays are the path's to
    free first). */
 void sgk_path_free(sgk_plan *plan);
+
+/* Whether the plan took the calling thread's plan block: then it is the
+   thread's outermost one-shot call, and may also use the thread's other
+   one-shot buffers (kept slots, call scratch) for its lifetime.  A call
+   nested in another on the same thread (a host pool's task calling sgk
+   while this thread waits inside sgk) gets false and allocates. */
+bool sgk_path_owns_thread_buffers(const sgk_plan *plan);
 
 #endif

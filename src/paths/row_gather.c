@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "memory.h"
-#include "parallel/parallel_for.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"
 
@@ -107,11 +106,7 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
 static sgk_status row_run(const sgk_plan *plan, const sgk_buffers *b)
 {
     job j = {(const row_plan *)plan, b};
-    /* rows read once and written once: the front end checked that the
-       output's bytes fit, so halve before doubling */
-    int64_t moved = plan->output_elems * (int64_t)plan->elem_size;
-    sgk_parallel_for(plan->count, plan->threads, moved > INT64_MAX / 2 ? INT64_MAX : 2 * moved,
-                     plan->parallel_min_bytes, gather_rows, &j);
+    sgk_gather_for(plan, gather_rows, &j);
     return SGK_OK;
 }
 
