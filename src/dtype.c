@@ -10,15 +10,7 @@ bool sgk_dtype_valid(sgk_dtype dtype)
 
 size_t sgk_dtype_size(sgk_dtype dtype)
 {
-    switch (dtype) {
-    case SGK_BOOL: case SGK_INT8: case SGK_UINT8: return 1;
-    case SGK_INT16: case SGK_UINT16: case SGK_FLOAT16: case SGK_BFLOAT16: return 2;
-    case SGK_INT32: case SGK_UINT32: case SGK_FLOAT32: return 4;
-    case SGK_INT64: case SGK_UINT64: case SGK_FLOAT64: case SGK_COMPLEX64: return 8;
-    case SGK_COMPLEX128: return 16;
-    case SGK_STRING: return sizeof(const char *);
-    }
-    return 0;
+    return sgk_elem_size(dtype);
 }
 
 const char *sgk_dtype_name(sgk_dtype dtype)

@@ -77,8 +77,8 @@ static bool indices_overlap_output(const sgk_problem *p, const void *output)
     const sgk_tensor *ix = p->map.indices;
     return sgk_overlaps(ix->data,
                         sgk_shape_product(ix->shape, 0, ix->rank) *
-                            (int64_t)sgk_dtype_size(ix->dtype),
-                        output, p->output_elems * (int64_t)sgk_dtype_size(p->dtype));
+                            (int64_t)sgk_elem_size(ix->dtype),
+                        output, p->output_elems * (int64_t)sgk_elem_size(p->dtype));
 }
 
 sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *updates,

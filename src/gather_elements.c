@@ -1,4 +1,5 @@
 /* GatherElements (ONNX 11, 13): the inverse of ScatterElements. */
+#include "dtype.h"
 #include "elements_shape.h"
 #include "frontend.h"
 #include "shape.h"
@@ -20,7 +21,7 @@ static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *ind
         status = sgk_check_elements_shapes(op, data, indices, axis, &axis_norm);
     if (status == SGK_OK) /* the output has indices' shape and data's type */
         status = sgk_check_dims(op, "output", indices->shape, indices->rank,
-                                sgk_dtype_size(data->dtype), &index_elems);
+                                sgk_elem_size(data->dtype), &index_elems);
     if (status != SGK_OK)
         return status;
     *p = (sgk_problem){

@@ -1,4 +1,5 @@
 /* GatherND (ONNX 11-13, OpenVINO GatherND-8) with batch dimensions. */
+#include "dtype.h"
 #include "error.h"
 #include "frontend.h"
 #include "shape.h"
@@ -54,7 +55,7 @@ static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *ind
         status = check_shapes(data, indices, batch_dims, one_shot, out_shape, &out_rank,
                               &data_elems);
     if (status == SGK_OK)
-        status = sgk_check_dims(op, "output", out_shape, out_rank, sgk_dtype_size(data->dtype),
+        status = sgk_check_dims(op, "output", out_shape, out_rank, sgk_elem_size(data->dtype),
                                 &output_elems);
     if (status != SGK_OK)
         return status;

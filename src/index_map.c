@@ -16,10 +16,23 @@ typedef struct {
     const sgk_problem *p;
     int64_t *slot;                /* the slots, or */
     int32_t *slot32;              /* the slots narrowed, when they fit */
-    int64_t stride[SGK_MAX_RANK]; /* tuples: of the k indexed dims; elements: of data */
     int64_t first;                /* the pair whose slot goes to slot[0] */
     atomic_llong first_bad;       /* smallest failing pair, or count when none */
+    int64_t stride[SGK_MAX_RANK]; /* tuples: of the k indexed dims; elements: of data */
 } map_job;
+
+/* Fields one by one: an initializer would zero all of stride, which costs
+   a tiny call more than reading its indices (prepare sets the strides it
+   uses). */
+static void job_init(map_job *job, const sgk_problem *p, int64_t *slot, int32_t *slot32,
+                     int64_t first)
+{
+    job->p = p;
+    job->slot = slot;
+    job->slot32 = slot32;
+    job->first = first;
+    atomic_init(&job->first_bad, p->count);
+}
 
 /* Lowers job->first_bad to n; chunks race, the smallest wins, so the
    reported index does not depend on the thread count. */
@@ -264,7 +277,6 @@ static sgk_range_body prepare(map_job *job)
 {
     const sgk_index_map *m = &job->p->map;
     const bool is64 = m->indices->dtype == SGK_INT64, narrow = job->slot32 != NULL;
-    atomic_init(&job->first_bad, job->p->count);
     int64_t s = 1;
     if (m->kind == SGK_MAP_TUPLES) {
         for (int j = m->k - 1; j >= 0; j--) {
@@ -288,7 +300,8 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32,
 {
     const sgk_index_map *m = &p->map;
     const bool is64 = m->indices->dtype == SGK_INT64;
-    map_job job = {.p = p, .slot = slot, .slot32 = slot32};
+    map_job job;
+    job_init(&job, p, slot, slot32, 0);
     sgk_range_body body = prepare(&job);
     /* traffic: the indices read plus the slots written */
     int64_t per_pair = (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (is64 ? 8 : 4) +
@@ -300,7 +313,8 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32,
 
 sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end, int64_t *slot)
 {
-    map_job job = {.p = p, .slot = slot, .first = begin};
+    map_job job;
+    job_init(&job, p, slot, NULL, begin);
     prepare(&job)(&job, 0, begin, end);
     return verdict(&job);
 }
@@ -308,8 +322,8 @@ sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end,
 sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes)
 {
     const bool is64 = p->map.indices->dtype == SGK_INT64;
-    map_job job = {.p = p};
-    atomic_init(&job.first_bad, p->count);
+    map_job job;
+    job_init(&job, p, NULL, NULL, 0);
     sgk_parallel_for(p->count, threads, p->count * (is64 ? 8 : 4), min_bytes,
                      is64 ? check_elements_i64 : check_elements_i32, &job);
     return verdict(&job);

@@ -44,7 +44,7 @@ static sgk_apply_fn choose_apply(const sgk_problem *p)
     bool half = p->dtype == SGK_FLOAT16 || p->dtype == SGK_BFLOAT16;
     int64_t min_bytes = half ? SIMD_APPLY_MIN_BYTES_HALF : SIMD_APPLY_MIN_BYTES;
     if (scalar == NULL || p->slice_len < 2 ||
-        p->slice_len < min_bytes / (int64_t)sgk_dtype_size(p->dtype))
+        p->slice_len < min_bytes / (int64_t)sgk_elem_size(p->dtype))
         return scalar;
     sgk_simd_apply_fn vector = sgk_simd_apply_kernel((int)p->dtype, (int)p->reduction);
     return vector != NULL ? vector : scalar;
@@ -58,7 +58,7 @@ static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, 
         .scatter = p->scatter,
         .one_shot = one_shot,
         .dtype = p->dtype,
-        .elem_size = sgk_dtype_size(p->dtype),
+        .elem_size = sgk_elem_size(p->dtype),
         .reduction = p->reduction,
         .data_elems = p->data_elems,
         .updates_elems = p->updates_elems,

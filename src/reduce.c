@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "dtype.h"
 #include "cell_ops.h"
 #include "reduce.h"
 
@@ -170,7 +171,7 @@ sgk_apply16_fn sgk_apply16_kernel(sgk_dtype dtype, sgk_reduction reduction)
         return NULL;
     if (reduction != SGK_REDUCE_NONE)
         return kernels16[dtype][reduction];
-    switch (sgk_dtype_size(dtype)) {
+    switch (sgk_elem_size(dtype)) {
     case 1: return move_1_16;
     case 2: return move_2_16;
     case 4: return move_4_16;

@@ -142,9 +142,20 @@ static void load_config(void)
         fprintf(stderr, "sgk: ignoring bad environment values: %s\n", config.ignored);
 }
 
+/* Every call reads the configuration several times: a flag first, so the
+   common case is one load rather than a call into pthread_once. */
+static atomic_bool config_loaded;
+
+static void load_config_once(void)
+{
+    load_config();
+    atomic_store_explicit(&config_loaded, true, memory_order_release);
+}
+
 const sgk_config *sgk_config_get(void)
 {
-    pthread_once(&config_once, load_config);
+    if (!atomic_load_explicit(&config_loaded, memory_order_acquire))
+        pthread_once(&config_once, load_config_once);
     return &config;
 }
 

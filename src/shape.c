@@ -46,7 +46,7 @@ sgk_status sgk_check_tensor(const char *op, const char *role, const sgk_tensor *
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, op, "%s shape is NULL with rank %d",
                         role, (int)t->rank);
     sgk_status status = sgk_check_dims(op, role, t->shape, t->rank,
-                                       sgk_dtype_size(t->dtype), count);
+                                       sgk_elem_size(t->dtype), count);
     if (status != SGK_OK)
         return status;
     if (needs_data && *count > 0 && t->data == NULL)

@@ -6,6 +6,7 @@
    and a KV-cache token write need. */
 #include <stdio.h>
 
+#include "dtype.h"
 #include "index_map.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"
@@ -45,7 +46,7 @@ static bool direct_preferred(const sgk_choice *c, const char **why)
 {
     const sgk_problem *p = c->problem;
     const double index_bytes = p->map.kind == SGK_MAP_TUPLES ? 8.0 * p->map.k : 8.0;
-    const double slice_bytes = (double)p->slice_len * (double)sgk_dtype_size(p->dtype);
+    const double slice_bytes = (double)p->slice_len * (double)sgk_elem_size(p->dtype);
     *why = "one-shot, few pairs: indices checked, then applied as they are read again";
     return (double)p->count * (index_bytes + 2.0 * slice_bytes) <
            (double)c->base->parallel_min_bytes;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dtype.h"
 #include "error.h"
 #include "index_map.h"
 #include "memory.h"
@@ -36,7 +37,7 @@ static const char *element_unfit(const sgk_choice *c)
         return "scatters take no vector gathers";
     if (p->slice_len != 1)
         return "slices are rows";
-    return sgk_dtype_size(p->dtype) == 8 || sgk_gather_slots_fit_32(p)
+    return sgk_elem_size(p->dtype) == 8 || sgk_gather_slots_fit_32(p)
                ? NULL
                : "no vector gather for this element size";
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dtype.h"
 #include "index_map.h"
 #include "memory.h"
 #include "parallel/parallel_for.h"
@@ -43,7 +44,7 @@ typedef struct {
 static lines_layout lay_out_lines(const sgk_problem *p, int threads)
 {
     const sgk_index_map *m = &p->map;
-    const int64_t es = (int64_t)sgk_dtype_size(p->dtype), page = 4096 / es;
+    const int64_t es = (int64_t)sgk_elem_size(p->dtype), page = 4096 / es;
     lines_layout l = {
         .outer = sgk_shape_product(m->data->shape, 0, m->axis),
         .inner = sgk_shape_product(m->data->shape, m->axis + 1, m->data->rank),
@@ -88,7 +89,7 @@ static bool lines_preferred(const sgk_choice *c, const char **why)
                         "worked out from the indices as they are gathered";
     if (p->scatter && c->forced != SGK_PATH_CHOICE_AUTO)
         return false;
-    const int64_t es = (int64_t)sgk_dtype_size(p->dtype);
+    const int64_t es = (int64_t)sgk_elem_size(p->dtype);
     /* bytes moved: output (and for scatters the copied data), pairs; in
        double, as the sum may pass 2^63 where the buffers do not */
     const double moved =

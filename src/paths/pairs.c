@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dtype.h"
 #include "duplicates.h"
 #include "error.h"
 #include "half.h"
@@ -130,7 +131,7 @@ sgk_status sgk_pairs_count_then_drop(sgk_plan *plan, int64_t *slot, int64_t **po
 
 bool sgk_gather_slots_fit_32(const sgk_problem *p)
 {
-    return !p->scatter && p->slice_len == 1 && sgk_dtype_size(p->dtype) == 4 &&
+    return !p->scatter && p->slice_len == 1 && sgk_elem_size(p->dtype) == 4 &&
            p->slots <= INT32_MAX;
 }
 
