@@ -207,6 +207,34 @@ def make_workloads(scale, rng):
                           description=f"ScatterND {red}, k = r, data {list(data.shape)} f32, "
                                       f"{n} random elements"))
 
+    # several updates per element into a destination that fits the last-level
+    # cache but not L2 (NumPy's np.maximum.at case)
+    size = scaled(2 * 1024 * 1024, scale, 1024)
+    data = rng.standard_normal(size).astype(np.float32)
+    idx = rng.integers(0, size, (4 * size, 1)).astype(np.int64)
+    upd = rng.standard_normal(4 * size).astype(np.float32)
+    w.append(Workload("dense_max_l3", "scatter_nd", data, idx, upd, "max",
+                      traffic=2 * data.nbytes + upd.nbytes + idx.nbytes, has_duplicates=True,
+                      description=f"ScatterND max, data [{size}] f32 (fits L3, not L2), "
+                                  f"{4 * size} random elements"))
+
+    # rows of 64 and 512 bytes, between single elements and KiB rows
+    rows = scaled(1024 * 1024, scale, 64)
+    data = rng.standard_normal((rows, 16)).astype(np.float32)
+    ids = rng.integers(0, rows, rows).astype(np.int64)
+    w.append(Workload("gather_rows_64b", "gather_nd", data, ids[:, None],
+                      traffic=ids.size * 64 + ids.nbytes + slice_lines(ids, 64) * LINE,
+                      description=f"GatherND, data {list(data.shape)} f32 (64-byte rows), "
+                                  f"{rows} rows"))
+    rows = scaled(131072, scale, 64)
+    data = rng.standard_normal((rows, 128)).astype(np.float32)
+    ids = rng.integers(0, rows, rows).astype(np.int64)
+    upd = rng.standard_normal((rows, 128)).astype(np.float32)
+    w.append(Workload("scatter_rows_512b_add", "scatter_nd", data, ids[:, None], upd, "add",
+                      traffic=2 * data.nbytes + upd.nbytes + ids.nbytes, has_duplicates=True,
+                      description=f"ScatterND add, data {list(data.shape)} f32 (512-byte "
+                                  f"rows), {rows} random rows"))
+
     # embedding lookup
     rows, n = scaled(50000, scale, 64), scaled(65536, scale, 64)
     data = rng.standard_normal((rows, 256)).astype(np.float32)

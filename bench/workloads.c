@@ -713,7 +713,16 @@ static void embedding_grad_add(bench_run *run)
 /* ScatterND with k = r: data [2048,2048] float32, 2M uniformly random
    element updates (indices [2M,2], one coordinate in eight negative), so
    about 40% of the touched elements get more than one update. */
-static void elementwise(bench_run *run, const char *W, sgk_reduction reduction, uint64_t seed)
+/* The index written as int64, or narrowed to int32 in place: the caller's
+   type, which the one-shot floor counts as passed. */
+static void narrow_indices(void *idx, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        ((int32_t *)idx)[i] = (int32_t)((int64_t *)idx)[i];
+}
+
+static void elementwise_of(bench_run *run, const char *W, sgk_reduction reduction,
+                           uint64_t seed, sgk_dtype index_type)
 {
     const int64_t R = scaled(2048, run->opt.scale), C = 2048, N = scaled(2097152, run->opt.scale);
     int64_t dshape[] = {R, C}, ishape[] = {N, 2}, ushape[] = {N};
@@ -728,8 +737,10 @@ static void elementwise(bench_run *run, const char *W, sgk_reduction reduction, 
         idx[2 * n + 1] = rng_coordinate(&r, C, 8);
         slot[n] = normalized(idx[2 * n], R) * C + normalized(idx[2 * n + 1], C);
     }
+    if (index_type == SGK_INT32)
+        narrow_indices(idx, 2 * N);
     scatter_ctx ctx = {
-        .data = {SGK_FLOAT32, 2, dshape, data}, .indices = {SGK_INT64, 2, ishape, idx},
+        .data = {SGK_FLOAT32, 2, dshape, data}, .indices = {index_type, 2, ishape, idx},
         .updates = {SGK_FLOAT32, 1, ushape, upd}, .reduction = reduction, .output = out,
         .original = data, .slot = slot, .count = N, .slice_len = 1, .slots = R * C};
     if (plan_scatter(run, W, &ctx) == 0) {
@@ -737,6 +748,11 @@ static void elementwise(bench_run *run, const char *W, sgk_reduction reduction, 
         sgk_plan_destroy(ctx.plan);
     }
     free(data), free(out), free(upd), free(idx), free(slot);
+}
+
+static void elementwise(bench_run *run, const char *W, sgk_reduction reduction, uint64_t seed)
+{
+    elementwise_of(run, W, reduction, seed, SGK_INT64);
 }
 
 static void elementwise_add(bench_run *run)
@@ -747,6 +763,93 @@ static void elementwise_add(bench_run *run)
 static void elementwise_max(bench_run *run)
 {
     elementwise(run, "elementwise_max", SGK_REDUCE_MAX, 51);
+}
+
+/* As elementwise_add with int32 indices: half the index bytes to read. */
+static void elementwise_add_i32(bench_run *run)
+{
+    elementwise_of(run, "elementwise_add_i32", SGK_REDUCE_ADD, 41, SGK_INT32);
+}
+
+/* ---- dense_max_l3 ---------------------------------------------------------- */
+
+/* Several updates per destination element into a destination that fits the
+   last-level cache but not L2 (NumPy's np.maximum.at case): ScatterND max,
+   data [2M] float32 (8 MiB), 8M random single-element updates. */
+static void dense_max_l3(bench_run *run)
+{
+    const char *W = "dense_max_l3";
+    const int64_t S = scaled(2097152, run->opt.scale), N = 4 * S;
+    int64_t dshape[] = {S}, ishape[] = {N, 1}, ushape[] = {N};
+    float *data = bench_alloc((size_t)S * 4), *out = bench_alloc((size_t)S * 4);
+    float *upd = bench_alloc((size_t)N * 4);
+    int64_t *idx = bench_alloc((size_t)N * 8);
+    fill_f32(data, (size_t)S, 71);
+    fill_f32(upd, (size_t)N, 72);
+    rng r = {71};
+    for (int64_t n = 0; n < N; n++)
+        idx[n] = rng_below(&r, S);
+    scatter_ctx ctx = {
+        .data = {SGK_FLOAT32, 1, dshape, data}, .indices = {SGK_INT64, 2, ishape, idx},
+        .updates = {SGK_FLOAT32, 1, ushape, upd}, .reduction = SGK_REDUCE_MAX, .output = out,
+        .original = data, .slot = idx, .count = N, .slice_len = 1, .slots = S};
+    if (plan_scatter(run, W, &ctx) == 0) {
+        time_scatter(run, &ctx, W, "f32 copy", run->opt.mode, copying_scatter_traffic(&ctx));
+        sgk_plan_destroy(ctx.plan);
+    }
+    free(data), free(out), free(upd), free(idx);
+}
+
+/* ---- short slices ---------------------------------------------------------- */
+
+/* Rows of 64 and 512 bytes, between the single elements and the KiB rows
+   above: a GatherND of 64-byte rows ([1M,16] f32 by 1M uniform rows) and a
+   ScatterND add of 512-byte rows ([131072,128] f32 by 131072 uniform rows,
+   with the duplicates that brings). */
+static void gather_rows_64b(bench_run *run)
+{
+    const char *W = "gather_rows_64b";
+    const int64_t R = scaled(1048576, run->opt.scale), D = 16, N = R;
+    int64_t dshape[] = {R, D}, ishape[] = {N, 1};
+    float *data = bench_alloc((size_t)(R * D) * 4), *out = bench_alloc((size_t)(N * D) * 4);
+    int64_t *idx = bench_alloc((size_t)N * 8);
+    fill_f32(data, (size_t)(R * D), 81);
+    rng r = {81};
+    for (int64_t n = 0; n < N; n++)
+        idx[n] = rng_below(&r, R);
+    gather_ctx ctx = {.data = {SGK_FLOAT32, 2, dshape, data},
+                      .indices = {SGK_INT64, 2, ishape, idx}, .output = out,
+                      .output_bytes = (size_t)(N * D) * 4, .slot = idx, .count = N,
+                      .slice_len = D};
+    if (plan_gather(run, W, &ctx) == 0) {
+        time_gather(run, &ctx, W, "f32", run->opt.mode);
+        sgk_plan_destroy(ctx.plan);
+    }
+    free(data), free(out), free(idx);
+}
+
+static void scatter_rows_512b_add(bench_run *run)
+{
+    const char *W = "scatter_rows_512b_add";
+    const int64_t R = scaled(131072, run->opt.scale), D = 128, N = R;
+    int64_t dshape[] = {R, D}, ishape[] = {N, 1}, ushape[] = {N, D};
+    float *data = bench_alloc((size_t)(R * D) * 4), *out = bench_alloc((size_t)(R * D) * 4);
+    float *upd = bench_alloc((size_t)(N * D) * 4);
+    int64_t *idx = bench_alloc((size_t)N * 8);
+    fill_f32(data, (size_t)(R * D), 91);
+    fill_f32(upd, (size_t)(N * D), 92);
+    rng r = {91};
+    for (int64_t n = 0; n < N; n++)
+        idx[n] = rng_below(&r, R);
+    scatter_ctx ctx = {
+        .data = {SGK_FLOAT32, 2, dshape, data}, .indices = {SGK_INT64, 2, ishape, idx},
+        .updates = {SGK_FLOAT32, 2, ushape, upd}, .reduction = SGK_REDUCE_ADD, .output = out,
+        .original = data, .slot = idx, .count = N, .slice_len = D, .slots = R};
+    if (plan_scatter(run, W, &ctx) == 0) {
+        time_scatter(run, &ctx, W, "f32 copy", run->opt.mode, copying_scatter_traffic(&ctx));
+        sgk_plan_destroy(ctx.plan);
+    }
+    free(data), free(out), free(upd), free(idx);
 }
 
 /* ---- gather_embedding ---------------------------------------------------- */
@@ -1093,12 +1196,19 @@ const bench_workload bench_workloads[] = {
      elementwise_add},
     {"elementwise_max", "ScatterND max, k = r, [2048,2048] f32, 2M random elements",
      elementwise_max},
+    {"elementwise_add_i32", "ScatterND add, k = r, [2048,2048] f32, 2M random elements, "
+                            "int32 indices", elementwise_add_i32},
+    {"dense_max_l3", "ScatterND max, [2M] f32 (fits L3, not L2) by 8M random elements",
+     dense_max_l3},
     {"gather_embedding", "GatherND, [50000,256] f32 by 65536 int32 rows", gather_embedding},
+    {"gather_rows_64b", "GatherND, [1M,16] f32 (64-byte rows) by 1M rows", gather_rows_64b},
     {"gather_batch1", "GatherND batch_dims 1, [64,2048,128] by [64,512,1]", gather_batch1},
     {"scatter_elements_add", "ScatterElements add axis 1, [4096,4096] by [4096,1024]",
      scatter_elements_add},
     {"scatter_elements_none", "ScatterElements none axis 1, [4096,4096] by [4096,1024]",
      scatter_elements_none},
+    {"scatter_rows_512b_add", "ScatterND add, [131072,128] f32 (512-byte rows) by 131072 rows",
+     scatter_rows_512b_add},
     {"gather_elements", "GatherElements axis 1, [4096,4096] by [4096,1024]", gather_elements},
     {"gather_elements_rows",
      "GatherElements axis 0, [4096,4096] by [4096,4096] constant along rows", gather_elements_rows},

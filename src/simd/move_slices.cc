@@ -121,7 +121,7 @@ void CopyBytes(void* dst, const void* src, size_t bytes, bool stream) {
   }
 }
 
-// Element-sized slices, and slices of up to a cache line, are single
+// Element-sized slices, and a few slices of up to a cache line, are single
 // loads and stores: a fixed-size memcpy compiles to one or two moves, far
 // cheaper than setting up a vector loop (a tiny call's rows of 16 floats).
 template <size_t kBytes>
@@ -136,6 +136,11 @@ HWY_INLINE void MoveFixed(uint8_t* dst, const int64_t* dst_slots, const uint8_t*
 }
 
 constexpr int64_t kPrefetchAhead = 4;
+
+// Up to this many rows of 32 or 64 bytes move as fixed-size copies: a
+// tiny call's few rows, where the prefetches below cost more than they
+// save.
+constexpr int64_t kFixedRowsMax = 64;
 
 // Fetches up to the first KiB of a row into L2 only (hint 1): L2 prefetches
 // do not hold the few L1 fill buffers the copy itself needs.
@@ -210,9 +215,12 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
     case 4: return MoveFixed<4>(dst, dst_slots, src, src_slots, begin, end);
     case 8: return MoveFixed<8>(dst, dst_slots, src, src_slots, begin, end);
     case 16: return MoveFixed<16>(dst, dst_slots, src, src_slots, begin, end);
-    case 32: return MoveFixed<32>(dst, dst_slots, src, src_slots, begin, end);
-    case 64: return MoveFixed<64>(dst, dst_slots, src, src_slots, begin, end);
     default: break;
+  }
+  // cache-line rows into a small output; large ones stream and prefetch below
+  if (!stream && slice_bytes == stride_bytes && end - begin <= kFixedRowsMax) {
+    if (slice_bytes == 32) return MoveFixed<32>(dst, dst_slots, src, src_slots, begin, end);
+    if (slice_bytes == 64) return MoveFixed<64>(dst, dst_slots, src, src_slots, begin, end);
   }
   const size_t N = hn::Lanes(hn::ScalableTag<uint8_t>());
   if (stream && dst_slots == nullptr && slice_bytes == stride_bytes && slice_bytes >= N &&
