@@ -21,6 +21,12 @@ whose result differed from sgk's, is reported so.
     bench/setup-peers                         # once: .venv with the peers
     .venv/bin/python bench/peers.py --quick --json out.json --png out.png
 
+Gather and TensorScatter (gather_axis*, tensor_scatter_*): onnxruntime's
+Gather-13 and TensorScatter-24 (in place with the present cache IO-bound to
+the past cache's buffer, the only way it skips its copy; copying, its
+default), OpenVINO's Gather-8 (it has no TensorScatter), PyTorch's
+index_select and slice assignment, NumPy's take and slice assignment.
+
 Minimal traffic: bytes any implementation must move.  Every byte written to
 the output, every update and index read once, and the data read once where
 the output is a copy of it; source bytes a gather (or an in-place scatter's
@@ -89,7 +95,9 @@ def aligned(a):
 @dataclass
 class Workload:
     name: str
-    op: str                 # scatter_nd, gather_nd, scatter_elements, gather_elements
+    op: str                 # scatter_nd, gather_nd, scatter_elements, gather_elements,
+                            # gather, tensor_scatter (data: the cache, indices: the write
+                            # indices, updates: the update)
     data: np.ndarray
     indices: np.ndarray
     updates: np.ndarray = None
@@ -100,6 +108,7 @@ class Workload:
     traffic: int = 0
     description: str = ""
     has_duplicates: bool = False
+    mode: str = "linear"    # tensor_scatter
 
     def __post_init__(self):
         self.data, self.indices, self.updates = (aligned(self.data), aligned(self.indices),
@@ -107,7 +116,7 @@ class Workload:
 
     @property
     def scatter(self):
-        return self.op.startswith("scatter")
+        return self.op.startswith("scatter") or self.op == "tensor_scatter"
 
     @property
     def output_shape(self):
@@ -115,6 +124,8 @@ class Workload:
             return self.data.shape
         if self.op == "gather_elements":
             return self.indices.shape
+        if self.op == "gather":
+            return sgk.gather_shape(self.data, self.indices, self.axis)
         return sgk.gather_nd_shape(self.data, self.indices, self.batch_dims)
 
     @property
@@ -278,7 +289,61 @@ def make_workloads(scale, rng):
                       traffic=data.nbytes + idx.nbytes + np.unique(rows).size * 4096 * 4,
                       description=f"GatherElements axis 0, data {list(data.shape)} f32 by "
                                   f"[{r},4096] constant along rows"))
+    w += gather_and_tensor_scatter_workloads(scale, rng)
     return w
+
+
+def gather_and_tensor_scatter_workloads(scale, rng):
+    """Gather along axis 0 (an embedding lookup) and axis 1; TensorScatter
+    writing one decode token into a [B,32,4096,128] float16 KV cache, batch 1
+    and 8, linear and circular, in place (onnxruntime IO-bound to the past
+    cache's buffer) and copying (onnxruntime's default)."""
+    w = []
+    rows, n = scaled(50000, scale, 64), scaled(65536, scale, 64)
+    data = rng.standard_normal((rows, 256)).astype(np.float32)
+    ids = rng.integers(0, rows, n).astype(np.int64)
+    w.append(Workload("gather_axis0", "gather", data, ids, axis=0,
+                      traffic=n * 256 * 4 + ids.nbytes + slice_lines(ids, 1024) * LINE,
+                      description=f"Gather axis 0, data {list(data.shape)} f32 by {n} ids"))
+    b = scaled(64, scale)
+    data = rng.standard_normal((b, 2048, 128)).astype(np.float32)
+    ids = rng.integers(0, 2048, 512).astype(np.int64)
+    slots = (np.arange(b)[:, None] * 2048 + ids[None, :]).reshape(-1)
+    w.append(Workload("gather_axis1", "gather", data, ids, axis=1,
+                      traffic=b * 512 * 128 * 4 + ids.nbytes + slice_lines(slots, 512) * LINE,
+                      description=f"Gather axis 1, data {list(data.shape)} f32 by 512 ids"))
+    seq = scaled(4096, scale, 16)
+    for batch in (1, 8):
+        cache = rng.standard_normal((batch, 32, seq, 128)).astype(np.float16)
+        token = rng.standard_normal((batch, 32, 1, 128)).astype(np.float16)
+        for mode in ("linear", "circular"):
+            pos = (seq * 3 // 4 + np.arange(batch)) % seq
+            write = pos if mode == "linear" else 5 * seq + seq * 3 // 4 - np.arange(batch)
+            write = write.astype(np.int64)
+            for in_place in (True, False):
+                kind = "inplace" if in_place else "copy"
+                traffic = token.nbytes + write.nbytes + (token.nbytes if in_place
+                                                         else 2 * cache.nbytes)
+                w.append(Workload(
+                    f"tensor_scatter_b{batch}_{mode}_{kind}", "tensor_scatter", cache, write,
+                    token, axis=-2, mode=mode, in_place=in_place, traffic=traffic,
+                    description=f"TensorScatter {mode} {'in place' if in_place else 'copying'}"
+                                f", cache {list(cache.shape)} f16, one token"))
+    return w
+
+
+def _token_writes(w):
+    """TensorScatter's writes per batch item: (b, first position, count),
+    split where a circular write wraps (the workloads' axis is -2)."""
+    seq, length = w.data.shape[-2], w.updates.shape[-2]
+    writes = []
+    for b, start in enumerate(w.indices.tolist()):
+        start = start % seq if w.mode == "circular" else start
+        first = min(length, seq - start)
+        writes.append((b, start, 0, first))
+        if first < length:
+            writes.append((b, 0, first, length - first))
+    return writes
 
 
 # ---- implementations ------------------------------------------------------------
@@ -304,6 +369,10 @@ def setup_sgk(w, threads):
         plan = sgk.ScatterElementsPlan(w.data, w.indices, w.updates, w.axis, w.reduction)
     elif w.op == "gather_nd":
         plan = sgk.GatherNDPlan(w.data, w.indices, w.batch_dims)
+    elif w.op == "gather":
+        plan = sgk.GatherPlan(w.data, w.indices, w.axis)
+    elif w.op == "tensor_scatter":
+        plan = sgk.TensorScatterPlan(w.data, w.updates, w.indices, w.axis, w.mode)
     else:
         plan = sgk.GatherElementsPlan(w.data, w.indices, w.axis)
     out = _out_buffer(w)
@@ -327,6 +396,9 @@ def setup_sgk_oneshot(w, threads):
                                                          w.reduction, out=out),
         "gather_nd": lambda: sgk.gather_nd(w.data, w.indices, w.batch_dims, out=out),
         "gather_elements": lambda: sgk.gather_elements(w.data, w.indices, w.axis, out=out),
+        "gather": lambda: sgk.gather(w.data, w.indices, w.axis, out=out),
+        "tensor_scatter": lambda: sgk.tensor_scatter(src, w.updates, w.indices, w.axis, w.mode,
+                                                     out=out),
     }
     return calls[w.op], lambda: out, "plan + execute per call", None
 
@@ -344,6 +416,8 @@ def setup_onnxruntime(w, threads):
     elem = helper.np_dtype_to_tensor_dtype(w.data.dtype)
     names = ["data", "indices"] + (["updates"] if w.scatter else [])
     arrays = [w.data, w.indices] + ([w.updates] if w.scatter else [])
+    if w.op == "tensor_scatter":
+        return _onnxruntime_tensor_scatter(w, threads, ort, helper, elem)
     if w.op == "scatter_nd":
         node = helper.make_node("ScatterND", names, ["out"], reduction=w.reduction)
         opset = 18
@@ -353,6 +427,9 @@ def setup_onnxruntime(w, threads):
         opset = 18
     elif w.op == "gather_nd":
         node = helper.make_node("GatherND", names, ["out"], batch_dims=w.batch_dims)
+        opset = 13
+    elif w.op == "gather":
+        node = helper.make_node("Gather", names, ["out"], axis=w.axis)
         opset = 13
     else:
         node = helper.make_node("GatherElements", names, ["out"], axis=w.axis)
@@ -388,6 +465,47 @@ def setup_onnxruntime(w, threads):
     return run, lambda: out, note, None
 
 
+def _ort_session(ort, model, threads):
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.log_severity_level = 3  # TensorScatter warns of its copy on every run
+    return ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+
+
+def _onnxruntime_tensor_scatter(w, threads, ort, helper, elem):
+    """TensorScatter-24 through IOBinding: in place, the present cache bound
+    to the past cache's buffer (the only way onnxruntime skips its copy);
+    copying, a separate output, as it runs by default."""
+    from onnx import TensorProto
+    names = ["past_cache", "update", "write_indices"]
+    node = helper.make_node("TensorScatter", names, ["out"], axis=w.axis, mode=w.mode)
+    inputs = [helper.make_tensor_value_info(n, t, list(a.shape)) for n, t, a in
+              zip(names, (elem, elem, TensorProto.INT64), (w.data, w.updates, w.indices))]
+    output = helper.make_tensor_value_info("out", elem, list(w.data.shape))
+    model = helper.make_model(helper.make_graph([node], w.op, inputs, [output]),
+                              opset_imports=[helper.make_opsetid("", 24)])
+    model.ir_version = 10
+    sess = _ort_session(ort, model, threads)
+    out = _out_buffer(w)
+    out_value = ort.OrtValue.ortvalue_from_numpy(out)
+    cache_value = out_value if w.in_place else ort.OrtValue.ortvalue_from_numpy(w.data)
+    binding = sess.io_binding()
+    keep = [ort.OrtValue.ortvalue_from_numpy(a) for a in (w.updates, w.indices)]
+    binding.bind_ortvalue_input("past_cache", cache_value)
+    binding.bind_ortvalue_input("update", keep[0])
+    binding.bind_ortvalue_input("write_indices", keep[1])
+    binding.bind_ortvalue_output("out", out_value)
+
+    def run():
+        sess.run_with_iobinding(binding)
+    run.keep = (keep, cache_value, out_value, sess)
+    note = ("TensorScatter-24, present cache IO-bound to the past cache (in place)"
+            if w.in_place else "TensorScatter-24 via IOBinding, copying (its default)")
+    return run, lambda: out, note, None
+
+
 def _ov_opsets():
     try:
         import openvino as ov
@@ -404,6 +522,9 @@ def _ov_opsets():
 
 def setup_openvino(w, threads):
     ov, o15, o12, o8, o6 = _ov_opsets()
+    if w.op == "tensor_scatter":
+        raise NotImplementedError("OpenVINO has no TensorScatter (its ONNX frontend cannot "
+                                  "convert one)")
     ov_red = {"none": "none", "add": "sum", "mul": "prod", "max": "max", "min": "min",
               "sub": "sub"}[w.reduction]
     arrays = [w.data, w.indices] + ([w.updates] if w.scatter else [])
@@ -416,6 +537,8 @@ def setup_openvino(w, threads):
         opname = "ScatterElementsUpdate-12"
     elif w.op == "gather_nd":
         node, opname = o8.gather_nd(params[0], params[1], w.batch_dims), "GatherND-8"
+    elif w.op == "gather":
+        node, opname = o8.gather(params[0], params[1], w.axis, 0), "Gather-8"
     else:
         node, opname = o6.gather_elements(params[0], params[1], w.axis), "GatherElements-6"
     model = ov.Model([node], params, w.name)
@@ -450,6 +573,27 @@ def setup_torch(w, threads):
     out_np = _out_buffer(w)
     out = torch.from_numpy(out_np)
     note = ""
+    if w.op == "gather":
+        o2 = out.view(*w.data.shape[:w.axis], -1, *w.data.shape[w.axis + 1:])
+        rows = idx.reshape(-1)
+
+        def run():
+            torch.index_select(data, w.axis, rows, out=o2)
+        return run, lambda: out_np, "index_select", None
+    if w.op == "tensor_scatter":
+        writes = [(b, p, s, n) for b, p, s, n in _token_writes(w)]
+
+        def op():
+            for b, p, s, n in writes:
+                out[b, :, p:p + n, :] = upd[b, :, s:s + n, :]
+        if w.in_place:
+            run, note = op, "slice assignment in place"
+        else:
+            def run():
+                out.copy_(data)
+                op()
+            note = "slice assignment after copy_"
+        return run, lambda: out_np, note, None
     if w.op == "scatter_nd":
         k = w.indices.shape[-1]
         cols = tuple(c.contiguous() for c in idx.reshape(-1, k).unbind(1))
@@ -523,6 +667,24 @@ def setup_torch(w, threads):
 def setup_numpy(w, threads):
     out = _out_buffer(w)
     note = "single-threaded"
+    if w.op == "gather":
+        def run():
+            np.take(w.data, w.indices, axis=w.axis, out=out)
+        return run, lambda: out, note + "; np.take(out=)", None
+    if w.op == "tensor_scatter":
+        writes = _token_writes(w)
+
+        def op():
+            for b, p, s, n in writes:
+                out[b, :, p:p + n, :] = w.updates[b, :, s:s + n, :]
+        if w.in_place:
+            run = op
+        else:
+            def run():
+                np.copyto(out, w.data)
+                op()
+        return run, lambda: out, note + "; slice assignment" + (
+            " in place" if w.in_place else " after copyto"), None
     if w.op == "scatter_nd":
         k = w.indices.shape[-1]
         cols = tuple(w.indices.reshape(-1, k).T)

@@ -6,10 +6,10 @@
        read data + write output + read updates + read indices
        (every output byte is written once and every data byte it starts from
        is read once, whatever the updates overwrite)
-   in-place scatter `none`:
+   in-place scatter `none` (and TensorScatter in place):
        read updates + read indices + write the updated slices
        (the rest of the tensor is never touched)
-   gather (GatherND, GatherElements):
+   gather (GatherND, GatherElements, Gather):
        read indices + read the distinct 64-byte lines the gathered slices
        cover + write output
        (memory moves whole lines: a line read for one output serves every
@@ -147,7 +147,9 @@ static const char *dtype_name(sgk_dtype dtype)
 typedef struct {
     sgk_tensor data, indices, updates;
     bool elements;           /* ScatterElements, else ScatterND */
-    int64_t axis;            /* ScatterElements only */
+    bool tensor_scatter;     /* TensorScatter: indices are the write indices */
+    int64_t axis;            /* ScatterElements, TensorScatter */
+    sgk_tensor_scatter_mode mode; /* TensorScatter */
     sgk_reduction reduction;
     void *output;            /* == data.data in place */
     sgk_plan *plan;
@@ -179,6 +181,9 @@ static int scatter_plan_op(void *arg)
 static int scatter_oneshot_op(void *arg)
 {
     const scatter_ctx *c = arg;
+    if (c->tensor_scatter)
+        return (int)sgk_tensor_scatter(&c->data, &c->updates, &c->indices, c->axis, c->mode,
+                                       c->output);
     if (c->elements)
         return (int)sgk_scatter_elements(&c->data, &c->indices, &c->updates, c->axis,
                                          c->reduction, c->output);
@@ -319,13 +324,20 @@ static int check_scatter(void *arg, char *why, size_t why_size)
     return 0;
 }
 
+static sgk_status make_scatter_plan(const scatter_ctx *c, sgk_plan **plan)
+{
+    if (c->tensor_scatter)
+        return sgk_plan_tensor_scatter(plan, &c->data, &c->updates, &c->indices, c->axis,
+                                       c->mode, 0);
+    if (c->elements)
+        return sgk_plan_scatter_elements(plan, &c->data, &c->indices, &c->updates, c->axis,
+                                         c->reduction, 0);
+    return sgk_plan_scatter_nd(plan, &c->data, &c->indices, &c->updates, c->reduction, 0);
+}
+
 static int plan_scatter(bench_run *run, const char *workload, scatter_ctx *c)
 {
-    sgk_status st = c->elements
-                        ? sgk_plan_scatter_elements(&c->plan, &c->data, &c->indices, &c->updates,
-                                                    c->axis, c->reduction, 0)
-                        : sgk_plan_scatter_nd(&c->plan, &c->data, &c->indices, &c->updates,
-                                              c->reduction, 0);
+    sgk_status st = make_scatter_plan(c, &c->plan);
     if (st != SGK_OK) {
         c->plan = NULL;
         bench_fail(run, workload, "planning: %s: %s", sgk_status_name(st), sgk_last_error());
@@ -358,11 +370,7 @@ static sgk_status build_scatter_plan(void *arg)
 {
     const scatter_ctx *c = arg;
     sgk_plan *plan = NULL;
-    sgk_status st = c->elements
-                        ? sgk_plan_scatter_elements(&plan, &c->data, &c->indices, &c->updates,
-                                                    c->axis, c->reduction, 0)
-                        : sgk_plan_scatter_nd(&plan, &c->data, &c->indices, &c->updates,
-                                              c->reduction, 0);
+    sgk_status st = make_scatter_plan(c, &plan);
     sgk_plan_destroy(plan);
     return st;
 }
@@ -395,8 +403,9 @@ static bench_result *time_scatter(bench_run *run, scatter_ctx *c, const char *wo
 typedef struct {
     sgk_tensor data, indices;
     bool elements;           /* GatherElements, else GatherND */
+    bool take;               /* Gather (numpy.take along axis) */
     int64_t batch_dims;      /* GatherND */
-    int64_t axis;            /* GatherElements */
+    int64_t axis;            /* GatherElements, Gather */
     void *output;
     size_t output_bytes;
     sgk_plan *plan;
@@ -440,6 +449,8 @@ static int gather_plan_op(void *arg)
 static int gather_oneshot_op(void *arg)
 {
     const gather_ctx *c = arg;
+    if (c->take)
+        return (int)sgk_gather(&c->data, &c->indices, c->axis, c->output);
     if (c->elements)
         return (int)sgk_gather_elements(&c->data, &c->indices, c->axis, c->output);
     return (int)sgk_gather_nd(&c->data, &c->indices, c->batch_dims, c->output);
@@ -465,11 +476,18 @@ static int check_gather(void *arg, char *why, size_t why_size)
     return 0;
 }
 
+static sgk_status make_gather_plan(const gather_ctx *c, sgk_plan **plan)
+{
+    if (c->take)
+        return sgk_plan_gather(plan, &c->data, &c->indices, c->axis, 0);
+    if (c->elements)
+        return sgk_plan_gather_elements(plan, &c->data, &c->indices, c->axis, 0);
+    return sgk_plan_gather_nd(plan, &c->data, &c->indices, c->batch_dims, 0);
+}
+
 static int plan_gather(bench_run *run, const char *workload, gather_ctx *c)
 {
-    sgk_status st = c->elements
-                        ? sgk_plan_gather_elements(&c->plan, &c->data, &c->indices, c->axis, 0)
-                        : sgk_plan_gather_nd(&c->plan, &c->data, &c->indices, c->batch_dims, 0);
+    sgk_status st = make_gather_plan(c, &c->plan);
     if (st != SGK_OK) {
         c->plan = NULL;
         bench_fail(run, workload, "planning: %s: %s", sgk_status_name(st), sgk_last_error());
@@ -482,9 +500,7 @@ static sgk_status build_gather_plan(void *arg)
 {
     const gather_ctx *c = arg;
     sgk_plan *plan = NULL;
-    sgk_status st = c->elements
-                        ? sgk_plan_gather_elements(&plan, &c->data, &c->indices, c->axis, 0)
-                        : sgk_plan_gather_nd(&plan, &c->data, &c->indices, c->batch_dims, 0);
+    sgk_status st = make_gather_plan(c, &plan);
     sgk_plan_destroy(plan);
     return st;
 }
@@ -1183,6 +1199,137 @@ static void tiny(bench_run *run)
     }
 }
 
+/* ---- gather (ONNX Gather) -------------------------------------------------- */
+
+/* Gather on data [A, N, I] (A = 1 for axis 0) by Q int64 ids along the
+   axis, output [A, Q, I]: row a * Q + q is data slot a * N + ids[q]. */
+static void gather_take(bench_run *run, const char *what, int rank, const int64_t *dshape,
+                        int64_t axis, int64_t Q, uint64_t seed)
+{
+    const char *W = "gather";
+    const int64_t A = rank == 3 ? dshape[0] : 1, N = dshape[axis], I = dshape[rank - 1];
+    const int64_t ishape[] = {Q};
+    float *data = bench_alloc((size_t)(A * N * I) * 4), *out = bench_alloc((size_t)(A * Q * I) * 4);
+    int64_t *idx = bench_alloc((size_t)Q * 8), *slot = bench_alloc((size_t)(A * Q) * 8);
+    fill_f32(data, (size_t)(A * N * I), seed);
+    rng r = {seed};
+    for (int64_t q = 0; q < Q; q++)
+        idx[q] = rng_below(&r, N);
+    for (int64_t n = 0; n < A * Q; n++)
+        slot[n] = (n / Q) * N + idx[n % Q];
+    gather_ctx ctx = {.data = {SGK_FLOAT32, rank, dshape, data},
+                      .indices = {SGK_INT64, 1, ishape, idx}, .take = true, .axis = axis,
+                      .output = out, .output_bytes = (size_t)(A * Q * I) * 4, .slot = slot,
+                      .count = A * Q, .slice_len = I};
+    if (plan_gather(run, W, &ctx) == 0) {
+        time_gather(run, &ctx, W, what, run->opt.mode);
+        if (run->opt.mode != BENCH_MODE_ONESHOT)
+            time_gather(run, &ctx, W, what, BENCH_MODE_ONESHOT);
+        sgk_plan_destroy(ctx.plan);
+    }
+    free(data), free(out), free(idx), free(slot);
+}
+
+/* An embedding lookup, axis 0: [50000,256] f32 by 65536 ids; and a head
+   selection along axis 1: [64,2048,128] f32 by 512 ids, output
+   [64,512,128]. */
+static void gather_workload(bench_run *run)
+{
+    const int64_t embedding[] = {scaled(50000, run->opt.scale), 256};
+    gather_take(run, "f32 axis 0", 2, embedding, 0, scaled(65536, run->opt.scale), 81);
+    const int64_t heads[] = {scaled(64, run->opt.scale), 2048, 128};
+    gather_take(run, "f32 axis 1", 3, heads, 1, 512, 82);
+}
+
+/* ---- tensor_scatter (ONNX TensorScatter) ----------------------------------- */
+
+/* The floor of an in-place token write: one memcpy per (batch, head) of
+   the same bytes to the same places, nothing checked. */
+static int ts_c_loop_op(void *arg)
+{
+    const scatter_ctx *c = arg;
+    const size_t es = sgk_dtype_size(c->data.dtype), row = (size_t)c->slice_len * es;
+    unsigned char *out = c->output;
+    const unsigned char *upd = c->updates.data;
+    for (int64_t n = 0; n < c->count; n++)
+        memcpy(out + (size_t)c->slot[n] * row, upd + (size_t)n * row, row);
+    return 0;
+}
+
+/* A decode step into a KV cache [B, 32 heads, T = 4096, 128] float16: one
+   token per (batch, head), batch b at position 3T/4 + b (linear) or at
+   write index 5T + 3T/4 - b, wrapped (circular).  In place (what a server
+   does: ONNX's "models an in-place update"), one-shot and planned, against
+   the memcpy loop writing the same bytes; and copying, the ONNX semantics
+   onnxruntime runs by default. */
+static void tensor_scatter_step(bench_run *run, int64_t B, sgk_tensor_scatter_mode mode)
+{
+    const char *W = "tensor_scatter";
+    const int64_t H = 32, T = scaled(4096, run->opt.scale), D = 128;
+    const int64_t cshape[] = {B, H, T, D}, ushape[] = {B, H, 1, D}, wshape[] = {B};
+    const size_t es = 2, cache_bytes = (size_t)(B * H * T * D) * es;
+    void *cache = bench_alloc(cache_bytes), *out = bench_alloc(cache_bytes);
+    void *pristine = bench_alloc(cache_bytes), *upd = bench_alloc((size_t)(B * H * D) * es);
+    int64_t *write = bench_alloc((size_t)B * 8), *slot = bench_alloc((size_t)(B * H) * 8);
+    fill(cache, SGK_FLOAT16, (size_t)(B * H * T * D), 91 + (uint64_t)B);
+    fill(upd, SGK_FLOAT16, (size_t)(B * H * D), 92 + (uint64_t)B);
+    memcpy(pristine, cache, cache_bytes);
+    for (int64_t b = 0; b < B; b++) {
+        const int64_t pos = (T * 3 / 4 + b) % T;
+        write[b] = mode == SGK_TENSOR_SCATTER_LINEAR ? pos : 5 * T + T * 3 / 4 - b;
+        const int64_t wrapped = ((write[b] % T) + T) % T;
+        for (int64_t h = 0; h < H; h++)
+            slot[b * H + h] = (b * H + h) * T + wrapped;
+    }
+    scatter_ctx copy = {
+        .data = {SGK_FLOAT16, 4, cshape, cache}, .indices = {SGK_INT64, 1, wshape, write},
+        .updates = {SGK_FLOAT16, 4, ushape, upd}, .tensor_scatter = true, .axis = -2,
+        .mode = mode, .reduction = SGK_REDUCE_NONE, .output = out, .original = pristine,
+        .slot = slot, .count = B * H, .slice_len = D, .slots = B * H * T};
+    if (plan_scatter(run, W, &copy) == 0) {
+        scatter_ctx in_place = copy;
+        in_place.output = cache;
+        char what[40], loop_variant[48];
+        const char *m = mode == SGK_TENSOR_SCATTER_LINEAR ? "linear" : "circular";
+        const double in_place_traffic = in_place_scatter_traffic(&copy);
+        snprintf(what, sizeof what, "f16 b=%lld %s in-place", (long long)B, m);
+        long oneshot = result_index(run, time_scatter(run, &in_place, W, what,
+                                                      BENCH_MODE_ONESHOT, in_place_traffic));
+        long plan = result_index(run, time_scatter(run, &in_place, W, what, BENCH_MODE_PLAN,
+                                                   in_place_traffic));
+        memcpy(cache, pristine, cache_bytes);
+        snprintf(loop_variant, sizeof loop_variant, "f16 b=%lld %s memcpy loop", (long long)B,
+                 m);
+        bench_case bc = {W, loop_variant, in_place_traffic, NULL, ts_c_loop_op, check_scatter,
+                         &in_place, 0.0};
+        long loop = result_index(run, bench_measure(run, &bc));
+        snprintf(what, sizeof what, "f16 b=%lld %s copy", (long long)B, m);
+        long copying = result_index(run, time_scatter(run, &copy, W, what, BENCH_MODE_ONESHOT,
+                                                      copying_scatter_traffic(&copy)));
+        for (long k = 0; k < 2 && loop >= 0; k++) {
+            long at = k == 0 ? oneshot : plan;
+            if (at < 0)
+                continue;
+            bench_result *p = &run->results[at];
+            int len = snprintf(p->note, sizeof p->note, "%.2fx memcpy loop",
+                               p->median_ms / run->results[loop].median_ms);
+            if (copying >= 0)
+                snprintf(p->note + len, sizeof p->note - (size_t)len, "; %.4fx copy",
+                         p->median_ms / run->results[copying].median_ms);
+        }
+        sgk_plan_destroy(copy.plan);
+    }
+    free(cache), free(out), free(pristine), free(upd), free(write), free(slot);
+}
+
+static void tensor_scatter_workload(bench_run *run)
+{
+    for (int64_t B = 1; B <= 8; B += 7) {
+        tensor_scatter_step(run, B, SGK_TENSOR_SCATTER_LINEAR);
+        tensor_scatter_step(run, B, SGK_TENSOR_SCATTER_CIRCULAR);
+    }
+}
+
 /* ---- the suite ------------------------------------------------------------ */
 
 const bench_workload bench_workloads[] = {
@@ -1213,6 +1360,11 @@ const bench_workload bench_workloads[] = {
     {"gather_elements_rows",
      "GatherElements axis 0, [4096,4096] by [4096,4096] constant along rows", gather_elements_rows},
     {"tiny", "each operator on [16,16] f32: one-shot, reused plan, plain C loop", tiny},
+    {"gather", "Gather axis 0, [50000,256] f32 by 65536 ids; axis 1, [64,2048,128] by 512",
+     gather_workload},
+    {"tensor_scatter", "TensorScatter, one token into [B,32,4096,128] f16, B 1 and 8, linear "
+                       "and circular; in place against a memcpy loop, and copying",
+     tensor_scatter_workload},
 };
 
 const size_t bench_workload_count = sizeof bench_workloads / sizeof bench_workloads[0];

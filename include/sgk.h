@@ -1,7 +1,7 @@
 /*
  * sgk — scatter/gather kernels for the ONNX and OpenVINO operator family
  * (ScatterND, ScatterNDUpdate, GatherND, ScatterElements/Scatter,
- * GatherElements) on the CPU.
+ * GatherElements, Gather, TensorScatter) on the CPU.
  *
  * Tensors are dense and row-major.  Every call validates all shapes and every
  * index before it writes a byte of output; on failure the output (or the data,
@@ -45,6 +45,12 @@ typedef enum {
     SGK_REDUCE_MUL, SGK_REDUCE_MAX, SGK_REDUCE_MIN
 } sgk_reduction;
 
+/* TensorScatter's write positions: `linear` writes must fit in the
+   sequence, `circular` ones wrap around it (a ring buffer). */
+typedef enum {
+    SGK_TENSOR_SCATTER_LINEAR = 0, SGK_TENSOR_SCATTER_CIRCULAR
+} sgk_tensor_scatter_mode;
+
 /* A dense row-major tensor.  Strings are arrays of `const char *`. */
 typedef struct {
     sgk_dtype dtype;
@@ -77,6 +83,30 @@ SGK_API sgk_status sgk_gather_elements(const sgk_tensor *data, const sgk_tensor 
 SGK_API sgk_status sgk_gather_nd_shape(const sgk_tensor *data, const sgk_tensor *indices,
                                        int64_t batch_dims, int64_t *shape, int32_t *rank);
 
+/* Gather (ONNX 1, 11, 13; NumPy's take along an axis): output shape
+   data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:]; indices may
+   be negative, as everywhere. */
+SGK_API sgk_status sgk_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                              void *output);
+/* Output shape of Gather, as sgk_gather_nd_shape gives GatherND's; shape,
+   when not NULL, must hold indices->rank + data->rank - 1 entries. */
+SGK_API sgk_status sgk_gather_shape(const sgk_tensor *data, const sgk_tensor *indices,
+                                    int64_t axis, int64_t *shape, int32_t *rank);
+/* TensorScatter (ONNX 24), the KV-cache write: update's sequence positions
+   (along axis, which is not 0: -2 is ONNX's default) go into the cache of
+   past_cache's shape, batch b's from write_indices[b] on (write_indices:
+   int32 or int64 of shape [batch], or NULL for zeros).  Linear mode needs
+   0 <= write_indices[b] <= max_sequence_length - sequence_length;
+   circular mode wraps any write index modulo max_sequence_length.
+   output may equal past_cache->data: the update is then written in place,
+   costing only the written slices. */
+SGK_API sgk_status sgk_tensor_scatter(const sgk_tensor *past_cache, const sgk_tensor *update,
+                                      const sgk_tensor *write_indices, int64_t axis,
+                                      sgk_tensor_scatter_mode mode, void *output);
+/* linear circular */
+SGK_API sgk_status sgk_tensor_scatter_mode_from_name(const char *name,
+                                                     sgk_tensor_scatter_mode *out);
+
 /* ---- plan once, execute many ----------------------------------------- */
 
 /* The plan reads the index values and shapes (data/updates pointers may be
@@ -104,6 +134,13 @@ SGK_API sgk_status sgk_plan_scatter_elements(sgk_plan **plan, const sgk_tensor *
 SGK_API sgk_status sgk_plan_gather_elements(sgk_plan **plan, const sgk_tensor *data,
                                             const sgk_tensor *indices, int64_t axis,
                                             uint32_t flags);
+SGK_API sgk_status sgk_plan_gather(sgk_plan **plan, const sgk_tensor *data,
+                                   const sgk_tensor *indices, int64_t axis, uint32_t flags);
+/* Executed as sgk_execute(plan, past_cache, update, output). */
+SGK_API sgk_status sgk_plan_tensor_scatter(sgk_plan **plan, const sgk_tensor *past_cache,
+                                           const sgk_tensor *update,
+                                           const sgk_tensor *write_indices, int64_t axis,
+                                           sgk_tensor_scatter_mode mode, uint32_t flags);
 /* updates is NULL for gathers.  output may equal data (scatter, in place);
    no other buffers may overlap output. */
 SGK_API sgk_status sgk_execute(const sgk_plan *plan, const void *data,

@@ -1,6 +1,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "frontend.h"
+#include "index_map.h"
 #include "memory.h"
 #include "plan.h"
 #include "shape.h"
@@ -61,6 +62,23 @@ sgk_status sgk_normalize_axis(const char *op, int64_t axis, int rank, int *out)
     return SGK_OK;
 }
 
+sgk_status sgk_check_unpaired_indices(const sgk_problem *p)
+{
+    if (p->map.kind == SGK_MAP_SEQUENCE)
+        return sgk_check_write_indices(p);
+    /* shared rows: the one list of index rows, as one batch */
+    sgk_problem one = *p;
+    one.count = p->map.rows_per_batch;
+    int64_t slot[256];
+    for (int64_t n = 0; n < one.count; n += 256) {
+        const int64_t end = one.count - n > 256 ? n + 256 : one.count;
+        sgk_status status = sgk_map_index_range(&one, n, end, slot);
+        if (status != SGK_OK)
+            return status;
+    }
+    return SGK_OK;
+}
+
 sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan)
 {
     if (plan == NULL)
@@ -75,6 +93,8 @@ sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan)
 static bool indices_overlap_output(const sgk_problem *p, const void *output)
 {
     const sgk_tensor *ix = p->map.indices;
+    if (ix == NULL)
+        return false;
     return sgk_overlaps(ix->data,
                         sgk_shape_product(ix->shape, 0, ix->rank) *
                             (int64_t)sgk_elem_size(ix->dtype),

@@ -21,6 +21,13 @@ sgk_status sgk_check_flags(const char *op, uint32_t flags);
 /* Normalizes an axis in [-rank, rank-1]. */
 sgk_status sgk_normalize_axis(const char *op, int64_t axis, int rank, int *out);
 
+/* Checks the index values of a problem without pairs (a Gather with a
+   zero-sized dimension before its axis, a TensorScatter writing no
+   position) as planning would have checked them: an operator's indices
+   must be valid whatever the output's size.  Only for Gather's shared
+   rows and TensorScatter's write indices; writes and allocates nothing. */
+sgk_status sgk_check_unpaired_indices(const sgk_problem *p);
+
 /* Plans p, executes the plan once and frees it. */
 sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *updates,
                         void *output);

@@ -49,16 +49,23 @@ static int64_t load_index(const sgk_tensor *indices, int64_t i)
                                        : ((const int32_t *)indices->data)[i];
 }
 
+/* The index row pair n reads: with shared rows every batch starts again
+   from row 0. */
+static int64_t index_row(const sgk_index_map *m, int64_t n)
+{
+    return m->shared_rows && m->rows_per_batch > 0 ? n % m->rows_per_batch : n;
+}
+
 /* Reports the first pair from n on with a coordinate out of range, once a
    range's verdict says it holds one: pair i's coordinates are index
    elements i * step + j, j < k, coordinate j within [-dims[j], dims[j]).
    Errors only: it reads the indices one at a time, of either type. */
 static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const int64_t *dims)
 {
-    const sgk_tensor *indices = job->p->map.indices;
+    const sgk_index_map *m = &job->p->map;
     for (;; n++)
         for (int j = 0; j < k; j++) {
-            const int64_t c = load_index(indices, n * step + j);
+            const int64_t c = load_index(m->indices, index_row(m, n) * step + j);
             if (c < -dims[j] || c >= dims[j]) {
                 report_bad(job, n);
                 return;
@@ -66,35 +73,36 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
         }
 }
 
-/* Tuples: pairs [begin, end) of one batch, k coordinates each, everything
-   in locals, bounds checked for the whole range at once.  A coordinate c
-   is in [-dim, dim) exactly when its wrapped value is below dim as an
-   unsigned number: one compare.  The last indexed dimension has stride 1;
-   k of 1 and 2 (the common ones) get loops of their own. */
+/* Tuples: `pairs` pairs of one batch, k coordinates each, from idx on,
+   into out, everything in locals, bounds checked for the whole range at
+   once.  A coordinate c is in [-dim, dim) exactly when its wrapped value
+   is below dim as an unsigned number: one compare.  The last indexed
+   dimension has stride 1; k of 1 and 2 (the common ones) get loops of
+   their own. */
 #define MAP_TUPLES_RANGE(NAME, T, S)                                                   \
     static inline __attribute__((always_inline)) bool NAME(                            \
         const T *idx, int k, const int64_t *dims, const int64_t *stride, int64_t offset, \
-        int64_t begin, int64_t end, int64_t first, S *restrict out)                    \
+        int64_t pairs, S *restrict out)                                                \
     {                                                                                  \
         const uint64_t base = (uint64_t)offset;                                        \
         bool bad = false;                                                              \
         if (k == 1) {                                                                  \
             const int64_t d0 = dims[0];                                                \
-            for (int64_t n = begin; n < end; n++) {                                    \
+            for (int64_t n = 0; n < pairs; n++) {                                      \
                 const uint64_t w = (uint64_t)sgk_wrap_index(idx[n], d0);               \
                 bad |= w >= (uint64_t)d0;                                              \
-                out[n - first] = (S)(base + w);                                        \
+                out[n] = (S)(base + w);                                                \
             }                                                                          \
             return !bad;                                                               \
         }                                                                              \
         if (k == 2) {                                                                  \
             const int64_t d0 = dims[0], d1 = dims[1];                                  \
             const uint64_t s0 = (uint64_t)stride[0];                                   \
-            for (int64_t n = begin; n < end; n++) {                                    \
+            for (int64_t n = 0; n < pairs; n++) {                                      \
                 const uint64_t w0 = (uint64_t)sgk_wrap_index(idx[2 * n], d0);          \
                 const uint64_t w1 = (uint64_t)sgk_wrap_index(idx[2 * n + 1], d1);      \
                 bad |= (w0 >= (uint64_t)d0) | (w1 >= (uint64_t)d1);                    \
-                out[n - first] = (S)(base + w0 * s0 + w1);                             \
+                out[n] = (S)(base + w0 * s0 + w1);                                     \
             }                                                                          \
             return !bad;                                                               \
         }                                                                              \
@@ -102,18 +110,20 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
         uint64_t str[SGK_MAX_RANK];                                                    \
         for (int j = 0; j < k; j++)                                                    \
             dim[j] = dims[j], str[j] = (uint64_t)stride[j];                            \
-        for (int64_t n = begin; n < end; n++) {                                        \
+        for (int64_t n = 0; n < pairs; n++) {                                          \
             uint64_t flat = base;                                                      \
             for (int j = 0; j < k; j++) {                                              \
                 const uint64_t w = (uint64_t)sgk_wrap_index(idx[n * k + j], dim[j]);   \
                 bad |= w >= (uint64_t)dim[j];                                          \
                 flat += w * str[j];                                                    \
             }                                                                          \
-            out[n - first] = (S)flat;                                                  \
+            out[n] = (S)flat;                                                          \
         }                                                                              \
         return !bad;                                                                   \
     }
 
+/* Pairs [begin, end), a batch at a time; with shared rows each batch reads
+   the index rows from 0 again. */
 #define MAP_TUPLES(NAME, T, S, OUT)                                                    \
     MAP_TUPLES_RANGE(NAME##_range, T, S)                                               \
     static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                \
@@ -129,8 +139,9 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
             int64_t batch = rows > 0 ? n / rows : 0;                                   \
             next = rows > 0 && (batch + 1) * rows < end ? (batch + 1) * rows : end;    \
             int64_t offset = batch * m->slots_per_batch;                               \
-            const int64_t *str = job->stride, f = job->first;                          \
-            bool ok = NAME##_range(idx, k, dims, str, offset, n, next, f, job->OUT);   \
+            const int64_t row = m->shared_rows ? n - batch * rows : n;                 \
+            bool ok = NAME##_range(idx + row * k, k, dims, job->stride, offset, next - n, \
+                                   job->OUT + (n - job->first));                       \
             if (!ok) {                                                                 \
                 report_first_bad(job, n, k, k, dims);                                  \
                 return;                                                                \
@@ -209,6 +220,60 @@ MAP_ELEMENTS(map_elements_i64, int64_t, int64_t, slot)
 MAP_ELEMENTS(map_elements_i32_to32, int32_t, int32_t, slot32)
 MAP_ELEMENTS(map_elements_i64_to32, int64_t, int32_t, slot32)
 
+/* Sequence: the rows of each batch write from the batch's first position
+   on; it is only read, and checked, once per row. */
+static int64_t write_index(const sgk_index_map *m, int64_t batch)
+{
+    return m->indices == NULL ? 0 : load_index(m->indices, batch);
+}
+
+/* Where the rows of a batch start writing, or -1 when a linear write runs
+   outside the row: [0, max_seq_len - seq_len] linear, the write index
+   modulo max_seq_len (floored, as Python's %) circular. */
+static int64_t first_position(const sgk_index_map *m, int64_t batch)
+{
+    const int64_t w = write_index(m, batch), max = m->max_seq_len;
+    if (!m->circular)
+        return w >= 0 && w <= max - m->seq_len ? w : -1;
+    const int64_t r = w % max; /* max > 0: a batch with pairs has seq_len >= 1 */
+    return r < 0 ? r + max : r;
+}
+
+/* Pairs [begin, end), a row at a time: consecutive positions from the
+   row's first, wrapping at max_seq_len (the front end keeps seq_len <=
+   max_seq_len, so once at most, and unsigned sums cannot overflow). */
+#define MAP_SEQUENCE(NAME, S, OUT)                                                     \
+    static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                \
+    {                                                                                  \
+        map_job *job = ctx;                                                            \
+        (void)worker;                                                                  \
+        const sgk_index_map *m = &job->p->map;                                         \
+        const int64_t len = m->seq_len, per_batch = m->rows_per_batch;                 \
+        const uint64_t max = (uint64_t)m->max_seq_len;                                 \
+        S *out = job->OUT;                                                             \
+        for (int64_t n = begin, next; n < end; n = next) {                             \
+            const int64_t row = n / len;                                               \
+            next = (row + 1) * len < end ? (row + 1) * len : end;                      \
+            const int64_t first = first_position(m, n / per_batch);                    \
+            if (first < 0) {                                                           \
+                report_bad(job, n);                                                    \
+                return;                                                                \
+            }                                                                          \
+            const uint64_t base = (uint64_t)row * max;                                 \
+            uint64_t pos = (uint64_t)first + (uint64_t)(n - row * len);                \
+            if (pos >= max)                                                            \
+                pos -= max;                                                            \
+            for (int64_t i = n; i < next; i++) {                                       \
+                out[i - job->first] = (S)(base + pos);                                 \
+                if (++pos == max)                                                      \
+                    pos = 0;                                                           \
+            }                                                                          \
+        }                                                                              \
+    }
+
+MAP_SEQUENCE(map_sequence, int64_t, slot)
+MAP_SEQUENCE(map_sequence_to32, int32_t, slot32)
+
 /* Elements, checked only (one-shot calls that read the indices again as
    they go): each range's verdict at once, the first bad element found only
    when there is one. */
@@ -242,11 +307,35 @@ static const char *format_position(char *buf, size_t size, int64_t flat, const i
     return sgk_format_dims(buf, size, coords, rank);
 }
 
+static sgk_status write_out_of_range(const sgk_problem *p, int64_t batch)
+{
+    const sgk_index_map *m = &p->map;
+    const long long w = (long long)write_index(m, batch), len = (long long)m->seq_len;
+    char shape[256];
+    sgk_format_dims(shape, sizeof shape, m->data->shape, m->data->rank);
+    return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
+                    "write_indices[%lld] = %lld: linear mode writes positions [%lld, %lld + %lld) "
+                    "outside [0, %lld) (past_cache shape %s, axis %d)",
+                    (long long)batch, w, w, w, len, (long long)m->max_seq_len, shape, m->axis);
+}
+
 static sgk_status out_of_range(const sgk_problem *p, int64_t n)
 {
     const sgk_index_map *m = &p->map;
     char pos[256], value[256], shape[256];
     sgk_format_dims(shape, sizeof shape, m->data->shape, m->data->rank);
+    if (m->kind == SGK_MAP_SEQUENCE)
+        return write_out_of_range(p, n / m->rows_per_batch);
+    if (m->shared_rows) {
+        const int64_t row = index_row(m, n);
+        if (m->indices->rank == 0)
+            pos[0] = '\0';
+        else
+            format_position(pos, sizeof pos, row, m->indices->shape, m->indices->rank);
+        return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
+                        "indices%s = %lld out of range for axis %d of data shape %s", pos,
+                        (long long)load_index(m->indices, row), m->batch_dims, shape);
+    }
     if (m->kind == SGK_MAP_ELEMENTS) {
         /* a whole row's first element is the first bad one */
         if (m->row_len > 1)
@@ -276,8 +365,11 @@ static sgk_status verdict(map_job *job)
 static sgk_range_body prepare(map_job *job)
 {
     const sgk_index_map *m = &job->p->map;
-    const bool is64 = m->indices->dtype == SGK_INT64, narrow = job->slot32 != NULL;
+    const bool is64 = m->indices != NULL && m->indices->dtype == SGK_INT64;
+    const bool narrow = job->slot32 != NULL;
     int64_t s = 1;
+    if (m->kind == SGK_MAP_SEQUENCE)
+        return narrow ? map_sequence_to32 : map_sequence;
     if (m->kind == SGK_MAP_TUPLES) {
         for (int j = m->k - 1; j >= 0; j--) {
             job->stride[j] = s;
@@ -299,12 +391,14 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32,
                            int64_t min_bytes)
 {
     const sgk_index_map *m = &p->map;
-    const bool is64 = m->indices->dtype == SGK_INT64;
+    const bool is64 = m->indices != NULL && m->indices->dtype == SGK_INT64;
     map_job job;
     job_init(&job, p, slot, slot32, 0);
     sgk_range_body body = prepare(&job);
-    /* traffic: the indices read plus the slots written */
-    int64_t per_pair = (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (is64 ? 8 : 4) +
+    /* traffic: the indices read (a sequence reads one per row) plus the
+       slots written */
+    int64_t per_pair = (m->kind == SGK_MAP_SEQUENCE ? 0
+                        : (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (is64 ? 8 : 4)) +
                        (slot32 != NULL ? 4 : 8);
     int64_t traffic = p->count > INT64_MAX / per_pair ? INT64_MAX : p->count * per_pair;
     sgk_parallel_for(p->count, threads, traffic, min_bytes, body, &job);
@@ -327,4 +421,14 @@ sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t 
     sgk_parallel_for(p->count, threads, p->count * (is64 ? 8 : 4), min_bytes,
                      is64 ? check_elements_i64 : check_elements_i32, &job);
     return verdict(&job);
+}
+
+sgk_status sgk_check_write_indices(const sgk_problem *p)
+{
+    const sgk_index_map *m = &p->map;
+    const int64_t batches = m->data->shape[0];
+    for (int64_t b = 0; !m->circular && b < batches; b++)
+        if (first_position(m, b) < 0)
+            return write_out_of_range(p, b);
+    return SGK_OK;
 }

@@ -24,4 +24,9 @@ sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end,
    axis, as sgk_map_indices does, without writing anything. */
 sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes);
 
+/* For a sequence problem (TensorScatter): checks every batch's write
+   index, as sgk_map_indices does, without writing anything: for problems
+   without pairs, whose write indices planning never reads. */
+sgk_status sgk_check_write_indices(const sgk_problem *p);
+
 #endif

@@ -495,3 +495,56 @@ void ref_gather_elements(const sgk_tensor *data, const sgk_tensor *indices,
         memcpy(out + (size_t)p * es,
                src + (size_t)elements_target(data, indices, ax, p) * es, es);
 }
+
+void ref_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                void *output)
+{
+    size_t es = tc_dtype_size(data->dtype);
+    int32_t ax = (int32_t)(axis < 0 ? axis + data->rank : axis);
+    int64_t outer = tc_numel(ax, data->shape);
+    int64_t axis_dim = data->shape[ax];
+    int64_t inner = tc_numel(data->rank - ax - 1, data->shape + ax + 1);
+    int64_t n_indices = tc_numel(indices->rank, indices->shape);
+    const char *src = data->data;
+    char *out = output;
+
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t q = 0; q < n_indices; q++) {
+            int64_t row = normalize(index_at(indices, q), axis_dim);
+            for (int64_t i = 0; i < inner; i++)
+                memcpy(out + (size_t)((o * n_indices + q) * inner + i) * es,
+                       src + (size_t)((o * axis_dim + row) * inner + i) * es, es);
+        }
+}
+
+void ref_tensor_scatter(const sgk_tensor *cache, const sgk_tensor *update,
+                        const sgk_tensor *write_indices, int64_t axis,
+                        sgk_tensor_scatter_mode mode, void *output)
+{
+    size_t es = tc_dtype_size(cache->dtype);
+    int32_t ax = (int32_t)(axis < 0 ? axis + cache->rank : axis);
+    int64_t prefixes = tc_numel(ax, cache->shape);
+    int64_t prefixes_per_batch = tc_numel(ax - 1, cache->shape + 1);
+    int64_t max_len = cache->shape[ax], seq_len = update->shape[ax];
+    int64_t inner = tc_numel(cache->rank - ax - 1, cache->shape + ax + 1);
+    const char *upd = update->data;
+    char *out = output;
+
+    copy_data(cache, output);
+    for (int64_t p = 0; p < prefixes; p++) {
+        int64_t batch = p / prefixes_per_batch;
+        int64_t w = write_indices != NULL ? index_at(write_indices, batch) : 0;
+        for (int64_t s = 0; s < seq_len; s++) {
+            int64_t pos = w + s; /* linear: the caller kept it in range */
+            if (mode == SGK_TENSOR_SCATTER_CIRCULAR) {
+                /* (w + s) mod max_len without overflowing near INT64_MAX */
+                int64_t w_mod = w % max_len;
+                if (w_mod < 0)
+                    w_mod += max_len;
+                pos = (w_mod + s) % max_len;
+            }
+            memcpy(out + (size_t)((p * max_len + pos) * inner) * es,
+                   upd + (size_t)((p * seq_len + s) * inner) * es, (size_t)inner * es);
+        }
+    }
+}

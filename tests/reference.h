@@ -34,6 +34,20 @@ void ref_gather_nd(const sgk_tensor *data, const sgk_tensor *indices,
 void ref_gather_elements(const sgk_tensor *data, const sgk_tensor *indices,
                          int64_t axis, void *output);
 
+/* Gather: output[o, q, i] = data[o, indices[q], i], with o running over
+   data.shape[:axis], q over indices (row-major) and i over
+   data.shape[axis+1:]. */
+void ref_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                void *output);
+/* TensorScatter, the ONNX pseudocode: output = copy(cache) (output may
+   equal cache->data); for every prefix position p of cache.shape[:axis]
+   and every s < update.shape[axis], output[p, w + s] = update[p, s] with
+   w = write_indices[p[0]] (0 when write_indices is NULL), taken modulo
+   cache.shape[axis] (floored, as Python's %) in circular mode. */
+void ref_tensor_scatter(const sgk_tensor *cache, const sgk_tensor *update,
+                        const sgk_tensor *write_indices, int64_t axis,
+                        sgk_tensor_scatter_mode mode, void *output);
+
 /* 1 when one element of a result matches the reference: the same bytes,
    except that where a float add/sub/mul produced NaN (per component for
    complex) any NaN matches, since payloads are not part of the contract. */

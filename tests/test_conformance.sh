@@ -1,10 +1,12 @@
 #!/bin/sh
 # Conformance suites against the library of this build tree:
 # tests/conformance/test_onnx_backend.py (every ONNX backend node test of the
-# installed onnx for ScatterND, GatherND, ScatterElements, Scatter and
-# GatherElements) and tests/conformance/test_differential.py (randomized
-# cases against the sequential definition, onnx's ReferenceEvaluator and
-# OpenVINO; the latter is skipped when not importable), the differential run
+# installed onnx for ScatterND, GatherND, ScatterElements, Scatter,
+# GatherElements, Gather and TensorScatter), tests/conformance/
+# test_differential.py (randomized cases against the sequential definition,
+# onnx's ReferenceEvaluator and OpenVINO; the latter is skipped when not
+# importable) and tests/conformance/test_differential_gather_ts.py (the same
+# for Gather and TensorScatter, with onnxruntime too), each differential run
 # once more with the parallel paths forced on small cases.  For automake's
 # TESTS: run from the build directory, with $srcdir exported by the harness;
 # exits 77 (skipped) when numpy or onnx is not importable.  The peers'
@@ -56,6 +58,11 @@ run "differential" "" test_differential.py --findings "$findings"
 run "differential, parallel paths forced" \
     "SGK_NUM_THREADS=2 SGK_PARALLEL_MIN_BYTES=0 SGK_STREAM_MIN_BYTES=0" \
     test_differential.py --reps 1 --findings ""
+run "differential, Gather and TensorScatter" "" test_differential_gather_ts.py \
+    --findings "$findings"
+run "differential, Gather and TensorScatter, parallel paths forced" \
+    "SGK_NUM_THREADS=2 SGK_PARALLEL_MIN_BYTES=0 SGK_STREAM_MIN_BYTES=0" \
+    test_differential_gather_ts.py --reps 1
 
 echo "$passed passed, $failed failed"
 exit $status

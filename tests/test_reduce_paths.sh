@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs tests/test_paths and tests/test_random under every scatter-reduction
+# Runs tests/test_paths, tests/test_random and
+# tests/test_gather_tensor_scatter under every scatter-reduction
 # path the environment can force, with and without determinism:
 #   SGK_REDUCE_PATH in {auto, sorted, atomic, serial} x SGK_DETERMINISTIC in
 #   {1, 0}, at SGK_NUM_THREADS=2, and sorted/atomic again at 4 threads,
@@ -22,8 +23,10 @@ set -u
 builddir=${builddir:-.}
 paths=$builddir/tests/test_paths
 random=$builddir/tests/test_random
-if [ ! -x "$paths" ] || [ ! -x "$random" ]; then
-    echo "test_reduce_paths.sh: $paths or $random not built (cmocka missing?); skipped"
+gather_ts=$builddir/tests/test_gather_tensor_scatter
+if [ ! -x "$paths" ] || [ ! -x "$random" ] || [ ! -x "$gather_ts" ]; then
+    echo "test_reduce_paths.sh: $paths, $random or $gather_ts not built (cmocka missing?);" \
+        "skipped"
     echo "0 passed, 0 failed, 1 skipped"
     exit 77
 fi
@@ -38,7 +41,7 @@ passed=0 failed=0
 
 run() {
     config=$*
-    for prog in "$paths" "$random"; do
+    for prog in "$paths" "$random" "$gather_ts"; do
         echo "== $config ${prog##*/}"
         out=$(env $config "$prog" 2>&1)
         rc=$?

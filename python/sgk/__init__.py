@@ -37,6 +37,7 @@ __all__ = [
     "SgkError", "InvalidArgumentError", "ShapeError", "IndexOutOfRangeError",
     "UnsupportedError", "OutOfMemoryError", "SizeOverflowError", "LibraryNotFoundError",
     "BFLOAT16_DTYPE", "PLAN_DETERMINISTIC", "PLAN_ALLOW_REORDER", "PLAN_WIDE_ACCUMULATE",
+    "gather", "gather_shape", "tensor_scatter", "GatherPlan", "TensorScatterPlan",
 ]
 
 PLAN_DETERMINISTIC = 1 << 0
@@ -502,3 +503,9 @@ def dtype_size(name):
 
 def status_name(status):
     return _lib.lib().sgk_status_name(int(status)).decode()
+
+
+# Gather and TensorScatter live in their own module, built on the helpers
+# above (imported last, once they exist).
+from ._gather_tensor_scatter import (GatherPlan, TensorScatterPlan, gather,  # noqa: E402
+                                     gather_shape, tensor_scatter)

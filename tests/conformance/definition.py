@@ -193,6 +193,63 @@ def gather_elements(data, indices, axis=0):
     return out
 
 
+def gather(data, indices, axis=0):
+    """Gather (ONNX 1, 11, 13): output[a, q, i] = data[a, indices[q], i]
+    over the dimensions before the axis (a), the index positions (q) and
+    the dimensions after it (i)."""
+    data, indices = np.asarray(data), np.asarray(indices)
+    r = data.ndim
+    if r < 1 or not -r <= axis < r:
+        raise ValueError("gather: bad rank or axis")
+    axis %= r
+    rows = [_normalize(v, data.shape[axis], "gather") for v in indices.reshape(-1)]
+    out = np.empty(data.shape[:axis] + indices.shape + data.shape[axis + 1:], dtype=data.dtype)
+    flat = out.reshape(data.shape[:axis] + (len(rows),) + data.shape[axis + 1:])
+    for outer in np.ndindex(data.shape[:axis]):
+        for q, row in enumerate(rows):
+            flat[outer + (q,)] = data[outer + (row,)]
+    return out
+
+
+def tensor_scatter(past_cache, update, write_indices=None, axis=-2, mode="linear"):
+    """TensorScatter (ONNX 24), the specification's pseudocode with sgk's
+    checks: every position of update's sequence (along axis, not the
+    batch's) goes to position write_indices[batch] + s of the cache; linear
+    positions must fall inside the sequence (else IndexError before
+    anything is written), circular ones are taken modulo its length
+    (floored, as Python's %)."""
+    cache, update = np.asarray(past_cache), np.asarray(update)
+    r = cache.ndim
+    if mode not in ("linear", "circular"):
+        raise ValueError(f"tensor_scatter: mode {mode!r}")
+    if r < 2 or not -r <= axis < r or axis % r == 0:
+        raise ValueError("tensor_scatter: bad rank or axis")
+    axis %= r
+    if update.ndim != r or any(update.shape[d] != cache.shape[d] for d in range(r) if d != axis) \
+            or update.shape[axis] > cache.shape[axis]:
+        raise ValueError(f"tensor_scatter: update shape {update.shape} for cache {cache.shape}")
+    batch, length, seq = cache.shape[0], cache.shape[axis], update.shape[axis]
+    if write_indices is None:
+        write_indices = np.zeros(batch, dtype=np.int64)
+    write_indices = np.asarray(write_indices)
+    if write_indices.shape != (batch,):
+        raise ValueError(f"tensor_scatter: write_indices shape {write_indices.shape}")
+    starts = [int(w) for w in write_indices]
+    if mode == "linear":
+        for b, w in enumerate(starts):
+            if not 0 <= w <= length - seq:
+                raise IndexError(f"tensor_scatter: write_indices[{b}] = {w} with sequence "
+                                 f"length {seq} outside [0, {length})")
+    out = cache.copy()
+    for prefix in np.ndindex(cache.shape[:axis]):
+        for s in range(seq):
+            pos = starts[prefix[0]] + s
+            if mode == "circular":
+                pos %= length
+            out[prefix + (pos,)] = update[prefix + (s,)]
+    return out
+
+
 def same(a, b, any_nan=False):
     """Exact equality: same dtype and shape, floats and complex compared bit
     for bit (so NaN payloads, and +0 against -0, count), strings by value.

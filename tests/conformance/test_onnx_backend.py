@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs every ONNX backend node test of the installed onnx package whose model
-is one ScatterND, GatherND, ScatterElements, Scatter or GatherElements node
+is one ScatterND, GatherND, ScatterElements, Scatter, GatherElements, Gather
+or TensorScatter node
 (found by loading each model and reading its node's op_type), through sgk's
 Python binding, and compares exactly: same dtype and shape, floats bit for
 bit.
@@ -41,7 +42,8 @@ from onnx import helper, numpy_helper  # noqa: E402
 import definition  # noqa: E402
 import sgk  # noqa: E402
 
-OPS = ("ScatterND", "GatherND", "ScatterElements", "Scatter", "GatherElements")
+OPS = ("ScatterND", "GatherND", "ScatterElements", "Scatter", "GatherElements", "Gather",
+       "TensorScatter")
 
 
 # ---- locating the node tests ------------------------------------------------
@@ -152,6 +154,14 @@ def run_operator(op, attrs, inputs, impl):
     if op == "GatherElements":
         data, indices = inputs
         return impl.gather_elements(data, indices, int(attrs.get("axis", 0)))
+    if op == "Gather":
+        data, indices = inputs
+        return impl.gather(data, indices, int(attrs.get("axis", 0)))
+    if op == "TensorScatter":
+        past_cache, update = inputs[:2]
+        write_indices = inputs[2] if len(inputs) > 2 else None
+        return impl.tensor_scatter(past_cache, update, write_indices,
+                                   int(attrs.get("axis", -2)), as_str(attrs.get("mode", "linear")))
     raise AssertionError(op)
 
 

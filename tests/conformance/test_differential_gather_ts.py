@@ -1,0 +1,672 @@
+#!/usr/bin/env python3
+"""Randomized differential tests of Gather and TensorScatter: sgk against
+their sequential definitions (definition.gather, definition.tensor_scatter)
+and, on the same inputs, against the peers that run them:
+
+- onnx-ref: onnx.reference.ReferenceEvaluator (Gather-13, TensorScatter-24);
+- onnxruntime: its CPU provider (Gather-13, TensorScatter-24);
+- openvino: the CPU plugin's Gather-8 (OpenVINO has no TensorScatter: its
+  ONNX frontend cannot convert one, which a probe records).
+
+Fixed seeds.  Every type each peer takes, random shapes, axes (negative
+too), both index types, negative indices, both modes, write indices of
+every kind TensorScatter allows (circular ones negative and beyond the
+sequence), absent write indices; sgk one-shot, planned and in place, with
+1 and 2 threads.  Then the probes: one minimal input per behaviour, the
+invalid inputs among them (sgk must raise and leave the cache as it was;
+the peers' results are recorded).
+
+A case fails when sgk differs from the definition or raises, or a peer
+differs from sgk (or rejects a valid input) in a way no known cause
+explains.  A cause is checked, not assumed:
+
+  lowered-TYPE            OpenVINO computes int64/uint64/uint32 as int32 and
+                          float64 as float32 (tests/conformance/
+                          test_differential.py's OV_LOWERING)
+  negative-circular       onnxruntime rejects a negative write index in
+                          circular mode, and agrees once it is taken modulo
+                          max_sequence_length
+
+The disagreements and the probes are appended as Markdown to --findings
+(after test_differential.py's).  Ends with cmocka-style summary lines.
+"""
+import argparse
+import os
+import sys
+import warnings
+from collections import Counter, defaultdict
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+
+import definition  # noqa: E402
+import sgk  # noqa: E402
+from definition import BFLOAT16  # noqa: E402
+from test_differential import OV_LOWERING, np_dtype, random_values  # noqa: E402
+
+SEED = 20261124
+DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+          "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string"]
+OPS = {"gather": ("Gather", 13), "tensor_scatter": ("TensorScatter", 24)}
+CLASS_TEXT = {
+    "lowered-int64": "the peer computes int64 as int32 (values outside int32 are truncated)",
+    "lowered-uint64": "the peer computes uint64 as int32 (truncated, sign-extended back)",
+    "lowered-uint32": "the peer computes uint32 as int32",
+    "lowered-float64": "the peer computes float64 as float32 (and turns ±inf into ±FLT_MAX)",
+    "string-slices": "strings: the peer copies only the first string of each gathered "
+                     "slice and leaves the others empty",
+    "negative-circular": "circular mode: the peer rejects a negative write index (the "
+                         "specification's pseudocode takes it modulo max_sequence_length, "
+                         "as Python's %), and agrees once it is normalized",
+}
+RIGHT_SIDE = {
+    "lowered": "sgk: the peer loses range or precision",
+    "string-slices": "sgk: a bug of the peer",
+    "negative-circular": "sgk: the pseudocode's `%` is Python's, defined for negative "
+                         "values; the peer is stricter than the specification",
+}
+
+
+class Case:
+    def __init__(self, op, dtype_name, data, indices=None, update=None, axis=0, mode="linear",
+                 tag=""):
+        self.op, self.dtype_name = op, dtype_name
+        self.data, self.indices, self.update = data, indices, update
+        self.axis, self.mode, self.tag = axis, mode, tag
+        self.id = ""
+
+    def inputs(self):
+        """(ONNX input names, arrays) of the node."""
+        if self.op == "gather":
+            return ["data", "indices"], [self.data, self.indices]
+        names, arrays = ["past_cache", "update"], [self.data, self.update]
+        if self.indices is not None:
+            names.append("write_indices")
+            arrays.append(self.indices)
+        return names, arrays
+
+    def attrs(self):
+        if self.op == "gather":
+            return {"axis": self.axis}
+        return {"axis": self.axis, "mode": self.mode}
+
+    def call(self):
+        """The call as text: values as lists."""
+        def show(a):
+            if a is None:
+                return "None"
+            return repr((a.astype(np.float32) if a.dtype == BFLOAT16 else a).tolist())
+        if self.op == "gather":
+            return (f"gather(data={show(self.data)}, indices={show(self.indices)}, "
+                    f"axis={self.axis}), {self.dtype_name}")
+        return (f"tensor_scatter(past_cache={show(self.data)}, update={show(self.update)}, "
+                f"write_indices={show(self.indices)}, axis={self.axis}, mode={self.mode}), "
+                f"{self.dtype_name}")
+
+
+# ---- the peers ---------------------------------------------------------------
+
+def _onnx_model(case, out_name="y"):
+    from onnx import TensorProto, helper
+
+    def elem(a):
+        return TensorProto.STRING if a.dtype.kind in "OUS" else \
+            helper.np_dtype_to_tensor_dtype(a.dtype)
+    op, opset = OPS[case.op]
+    names, arrays = case.inputs()
+    node = helper.make_node(op, names, [out_name], **case.attrs())
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info(n, elem(a), list(a.shape))
+                      for n, a in zip(names, arrays)],
+        [helper.make_tensor_value_info(out_name, elem(case.data), list(case.data.shape)
+                                       if case.op == "tensor_scatter" else None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+class OnnxReference:
+    name, label = "onnx-ref", "onnx.reference.ReferenceEvaluator"
+    ops = {"gather": "Gather-13", "tensor_scatter": "TensorScatter-24"}
+
+    def __init__(self):
+        import onnx
+        from onnx.reference import ReferenceEvaluator
+        self.Evaluator = ReferenceEvaluator
+        self.version = f"onnx {onnx.__version__}"
+
+    def supports(self, case):
+        return True
+
+    def run(self, case):
+        names, arrays = case.inputs()
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return np.asarray(self.Evaluator(_onnx_model(case)).run(
+                None, dict(zip(names, arrays)))[0])
+
+
+class OnnxRuntime:
+    name, label = "onnxruntime", "onnxruntime CPU provider"
+    ops = {"gather": "Gather-13", "tensor_scatter": "TensorScatter-24"}
+
+    def __init__(self):
+        import onnxruntime as ort
+        self.ort = ort
+        self.version = f"onnxruntime {ort.__version__}"
+        self.options = ort.SessionOptions()
+        self.options.log_severity_level = 4  # its copy warning and errors, on every run
+        self.options.intra_op_num_threads = 2
+
+    def supports(self, case):
+        # numpy has no bfloat16 the binding takes; TensorScatter is
+        # registered for fixed-size types only
+        if case.dtype_name == "bfloat16":
+            return False
+        return not (case.op == "tensor_scatter" and case.dtype_name == "string")
+
+    def session(self, case):
+        return self.ort.InferenceSession(_onnx_model(case).SerializeToString(), self.options,
+                                         providers=["CPUExecutionProvider"])
+
+    def run(self, case):
+        names, arrays = case.inputs()
+        return np.asarray(self.session(case).run(None, dict(zip(names, arrays)))[0])
+
+    def run_in_place(self, case):
+        """TensorScatter with the present cache IO-bound to the past cache's
+        buffer (onnxruntime's in-place form): returns the cache after the
+        call, and what the call raised (or None)."""
+        cache = case.data.copy()
+        session = self.session(case)
+        binding = session.io_binding()
+        value = self.ort.OrtValue.ortvalue_from_numpy(cache)
+        names, arrays = case.inputs()
+        binding.bind_ortvalue_input("past_cache", value)
+        for n, a in zip(names[1:], arrays[1:]):
+            binding.bind_cpu_input(n, a)
+        binding.bind_ortvalue_output("y", value)
+        try:
+            session.run_with_iobinding(binding)
+            error = None
+        except Exception as e:  # noqa: BLE001 - recorded, not judged
+            error = e
+        return value.numpy(), error
+
+
+class OpenVINO:
+    name, label = "openvino", "OpenVINO CPU plugin"
+    ops = {"gather": "Gather-8"}
+
+    def __init__(self):
+        import openvino as ov
+        self.ov = ov
+        self.core = ov.Core()
+        self.core.set_property("CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        self.version = f"openvino {ov.__version__.split('-')[0]}"
+
+    def supports(self, case):
+        # OpenVINO 2026.4 dies of SIGFPE compiling a Gather of empty indices
+        # (a probe records it without running it)
+        return case.op == "gather" and case.indices.size > 0 and \
+            case.dtype_name not in ("string", "complex64", "complex128")
+
+    def run(self, case):
+        ov = self.ov
+        data, indices = case.data, case.indices
+
+        def ov_type(a):
+            return ov.Type.bf16 if a.dtype == BFLOAT16 else ov.Type(a.dtype)
+        params = [ov.opset1.parameter(list(a.shape), ov_type(a)) for a in (data, indices)]
+        axis = ov.opset1.constant(np.array(case.axis, dtype=np.int64))
+        node = ov.opset8.gather(params[0], params[1], axis, 0)
+        request = self.core.compile_model(ov.Model([node], params), "CPU").create_infer_request()
+        tensors = []
+        for a in (data, indices):
+            a = np.require(a, requirements="C")
+            tensors.append(ov.Tensor(a.view(np.uint16), list(a.shape), ov.Type.bf16)
+                           if a.dtype == BFLOAT16 else ov.Tensor(a))
+        request.infer(tensors)
+        out = np.array(request.get_output_tensor(0).data, copy=True)
+        if data.dtype == BFLOAT16:
+            out = out.view(np.uint16).view(BFLOAT16)
+        return out.reshape(request.get_output_tensor(0).shape)
+
+    def converts_tensor_scatter(self, case):
+        """Whether OpenVINO's ONNX frontend reads a TensorScatter model at
+        all: (True, None) or (False, the error)."""
+        import tempfile
+        with tempfile.NamedTemporaryFile(suffix=".onnx") as f:
+            f.write(_onnx_model(case).SerializeToString())
+            f.flush()
+            try:
+                self.ov.convert_model(f.name)
+                return True, None
+            except Exception as e:  # noqa: BLE001 - that is the finding
+                return False, e
+
+
+def load_peers():
+    peers, missing = [], []
+    for cls, module in ((OnnxReference, "onnx"), (OnnxRuntime, "onnxruntime"),
+                        (OpenVINO, "openvino")):
+        try:
+            peers.append(cls())
+        except ImportError as e:
+            missing.append(f"{cls.name}: {module} is not importable ({e}); skipped")
+    return peers, missing
+
+
+# ---- random cases ------------------------------------------------------------
+
+def dims(rng, rank, lo, hi):
+    return tuple(int(v) for v in rng.integers(lo, hi + 1, size=rank))
+
+
+def gen_gather(rng, name):
+    rank = int(rng.integers(1, 5))
+    shape = dims(rng, rank, 1, 5 if rank < 4 else 3)
+    axis = int(rng.integers(-rank, rank))
+    size = shape[axis]
+    ishape = dims(rng, int(rng.integers(0, 3)), 0 if rng.random() < 0.1 else 1, 4)
+    itype = np.int32 if rng.random() < 0.4 else np.int64
+    indices = rng.integers(-size, size, size=ishape).astype(itype)
+    return Case("gather", name, random_values(rng, name, shape), np.asarray(indices),
+                axis=axis)
+
+
+def gen_tensor_scatter(rng, name, mode):
+    rank = int(rng.integers(2, 5))
+    shape = dims(rng, rank, 1, 5 if rank < 4 else 3)
+    axis = int(rng.integers(1, rank))
+    ushape = list(shape)
+    ushape[axis] = seq = int(rng.integers(0, shape[axis] + 1))
+    length = shape[axis]
+    if mode == "linear":
+        w = rng.integers(0, length - seq + 1, size=shape[0])
+    else:
+        w = rng.integers(-2 * length, 3 * length, size=shape[0])
+    itype = np.int64  # ONNX's type; sgk's int32 is tested by its own suites
+    indices = None if rng.random() < 0.15 else w.astype(itype)
+    if rng.random() < 0.5:
+        axis -= rank
+    return Case("tensor_scatter", name, random_values(rng, name, shape),
+                indices, random_values(rng, name, tuple(ushape)), axis=axis, mode=mode)
+
+
+def build_cases(reps):
+    rng = np.random.default_rng(SEED)
+    cases = []
+    for name in DTYPES:
+        for _ in range(2 * reps):
+            cases.append(gen_gather(rng, name))
+        for mode in ("linear", "circular"):
+            for _ in range(reps):
+                cases.append(gen_tensor_scatter(rng, name, mode))
+    # a decode step of batch 4 into a ring buffer, and an embedding lookup
+    cases.append(Case("tensor_scatter", "float16",
+                      random_values(rng, "float16", (4, 8, 256, 64)),
+                      np.array([0, 255, 256, -1], np.int64),
+                      random_values(rng, "float16", (4, 8, 1, 64)), axis=-2, mode="circular"))
+    cases.append(Case("gather", "float32", random_values(rng, "float32", (1000, 64)),
+                      rng.integers(-1000, 1000, size=(8, 128)), axis=0))
+    for n, c in enumerate(cases):
+        c.id = f"{c.op}#{n}"
+    return cases
+
+
+# ---- running sgk and the definition ------------------------------------------
+
+def run_definition(case, mode=None):
+    if case.op == "gather":
+        return definition.gather(case.data, case.indices, case.axis)
+    return definition.tensor_scatter(case.data, case.update, case.indices, case.axis,
+                                     mode or case.mode)
+
+
+def run_sgk(case, variant):
+    """variant picks the route: one-shot, a plan, in place; threads 1 or 2."""
+    sgk.set_num_threads(1 + variant % 2)
+    route = (variant // 2) % 3
+    if case.op == "gather":
+        if route == 1:
+            with sgk.GatherPlan(case.data, case.indices, case.axis) as plan:
+                return plan.execute(case.data)
+        return sgk.gather(case.data, case.indices, case.axis)
+    if route == 0:
+        return sgk.tensor_scatter(case.data, case.update, case.indices, case.axis, case.mode)
+    cache = case.data.copy()
+    if route == 1:
+        with sgk.TensorScatterPlan(cache, case.update, case.indices, case.axis,
+                                   case.mode) as plan:
+            return plan.execute(cache, case.update, out=cache)
+    return sgk.tensor_scatter(cache, case.update, case.indices, case.axis, case.mode, out=cache)
+
+
+# ---- explaining a peer -------------------------------------------------------
+
+def lowered(case, peer_out, want):
+    """The OpenVINO lowering of the case's type reproduces the peer's
+    output from the definition's (Gather only moves values)."""
+    low = OV_LOWERING.get(case.dtype_name)
+    if low is None:
+        return None
+    _, down, up = low
+    with np.errstate(all="ignore"):
+        return f"lowered-{case.dtype_name}" if definition.same(up(down(want)), peer_out) \
+            else None
+
+
+def string_slices(case, peer_out, want):
+    """Each gathered slice of several strings has its first string right
+    and the others empty."""
+    if case.op != "gather" or case.dtype_name != "string":
+        return None
+    axis = case.axis % case.data.ndim
+    inner = int(np.prod(case.data.shape[axis + 1:], dtype=np.int64))
+    if inner < 2 or peer_out.shape != want.shape:
+        return None
+    got, w = peer_out.reshape(-1, inner), want.reshape(-1, inner)
+    ok = all(g[0] == x[0] and all(v == "" for v in g[1:]) for g, x in zip(got, w))
+    return "string-slices" if ok else None
+
+
+def explain_rejection(case, peer, want):
+    """A valid input the peer raised on, when a known cause explains it."""
+    if case.op == "tensor_scatter" and case.mode == "circular" and case.indices is not None \
+            and (case.indices < 0).any():
+        length = case.data.shape[case.axis]
+        normalized = Case(case.op, case.dtype_name, case.data, case.indices % length,
+                          case.update, case.axis, case.mode)
+        try:
+            if definition.same(peer.run(normalized), want):
+                return "negative-circular"
+        except Exception:  # noqa: BLE001 - unexplained then
+            return None
+    return None
+
+
+# ---- probes ------------------------------------------------------------------
+
+def _a(values, dtype):
+    return np.asarray(values, dtype=np_dtype(dtype))
+
+
+def probes():
+    """(behaviour, case, sgk must raise) for one minimal input each; the
+    peers' results are recorded for the report, not judged."""
+    f32, i64 = "float32", "int64"
+    cache = np.arange(8, dtype=np.float32).reshape(2, 4, 1)
+    one = np.array([[[10.0]], [[20.0]]], np.float32)
+    two = np.array([[[10.0], [11.0]], [[20.0], [21.0]]], np.float32)
+    out = [
+        ("negative indices (Gather)",
+         Case("gather", f32, _a([[1, 2], [3, 4], [5, 6]], f32), _a([-1, 0], i64)), False),
+        ("scalar index, axis 1",
+         Case("gather", f32, _a([[1, 2], [3, 4], [5, 6]], f32), _a(1, i64), axis=1), False),
+        ("int64 beyond int32 (Gather)",
+         Case("gather", "int64", _a([2 ** 33 + 5, 1], "int64"), _a([0], i64)), False),
+        ("empty indices",
+         Case("gather", f32, _a([[1, 2], [3, 4]], f32), np.zeros((0,), np.int64), axis=1,
+              tag="kills openvino"), False),
+        ("strings, rows of three",
+         Case("gather", "string", np.array([["a", "b", "c"], ["d", "e", "f"]], dtype=object),
+              _a([1], i64)), False),
+        ("index s (Gather)", Case("gather", f32, _a([1, 2, 3], f32), _a([3], i64)), True),
+        ("index below -s (Gather)", Case("gather", f32, _a([1, 2, 3], f32), _a([-4], i64)),
+         True),
+        ("circular, wrapping",
+         Case("tensor_scatter", f32, cache, _a([3, 2], i64), two, axis=1, mode="circular"),
+         False),
+        ("circular, negative write index",
+         Case("tensor_scatter", f32, cache, _a([-1, -6], i64), one, axis=1, mode="circular"),
+         False),
+        ("no write indices (zeros)",
+         Case("tensor_scatter", f32, cache, None, two, axis=-2), False),
+        ("linear, write index + sequence length past the end",
+         Case("tensor_scatter", f32, cache, _a([0, 3], i64), two, axis=1), True),
+        ("linear, negative write index",
+         Case("tensor_scatter", f32, cache, _a([0, -1], i64), one, axis=1), True),
+        ("axis 0 (the batch)",
+         Case("tensor_scatter", f32, cache, _a([0, 0], i64), cache[:1], axis=0), True),
+    ]
+    for n, (_, c, _) in enumerate(out):
+        c.id = f"{c.op}#probe-{n}"
+    return out
+
+
+def show(x):
+    x = np.asarray(x)
+    return repr((x.astype(np.float32) if x.dtype == BFLOAT16 else x).tolist())
+
+
+def run_probe(case, must_raise, peers):
+    """(sgk as required?, what sgk did, {peer: (what it did, departs?)})."""
+    want = None
+    try:
+        if case.op == "tensor_scatter" and must_raise:
+            work = case.data.copy()
+            sgk.tensor_scatter(work, case.update, case.indices, case.axis, case.mode, out=work)
+            got = work
+        else:
+            got = run_sgk(case, 0)
+        want = run_definition(case)
+        ok = not must_raise and definition.same(got, want)
+        text = show(got) + ("" if ok else " (should have raised)" if must_raise
+                            else f" (definition {show(want)})")
+    except sgk.SgkError as e:
+        intact = case.op != "tensor_scatter" or definition.same(work, case.data)
+        ok = must_raise and intact
+        text = f"raises {type(e).__name__}" + ("" if intact else " (and changed the cache)")
+    behaviour = {}
+    for p in peers:
+        if case.tag == "kills " + p.name:
+            behaviour[p.name] = ("not run: the process dies of SIGFPE compiling it", True)
+            continue
+        if not p.supports(case):
+            continue
+        try:
+            res = p.run(case)
+            behaviour[p.name] = (show(res), must_raise or not definition.same(res, want))
+        except Exception as e:  # noqa: BLE001 - recorded
+            behaviour[p.name] = ("raises: " + str(e).splitlines()[0][:100], not must_raise)
+    return ok, text, behaviour
+
+
+def in_place_probe(peers):
+    """onnxruntime's in-place TensorScatter (IO binding) on a bad write index
+    in the second batch: does the first batch's row change before the
+    error?  sgk's cache must stay as it was."""
+    case = Case("tensor_scatter", "float32", np.zeros((2, 1, 4, 2), np.float32),
+                _a([1, 3], "int64"), np.ones((2, 1, 2, 2), np.float32), axis=2)
+    ort = next((p for p in peers if p.name == "onnxruntime"), None)
+    work = case.data.copy()
+    try:
+        sgk.tensor_scatter(work, case.update, case.indices, 2, "linear", out=work)
+        sgk_text = "no error (wrong)"
+    except sgk.IndexOutOfRangeError:
+        sgk_text = "raises; cache unchanged" if not work.any() else "raises; cache CHANGED"
+    ort_text = "—"
+    if ort is not None:
+        after, error = ort.run_in_place(case)
+        ort_text = (("raises; " if error is not None else "no error; ") +
+                    ("cache unchanged" if not after.any() else
+                     f"cache changed: batch 0 rows {after[0, 0, :, 0].tolist()}"))
+    return case, sgk_text, ort_text
+
+
+# ---- main --------------------------------------------------------------------
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--findings", default="",
+                        help="Markdown file to append the report to ('' for none)")
+    parser.add_argument("--reps", type=int, default=3,
+                        help="random cases per (type, mode); Gather gets twice as many")
+    args = parser.parse_args()
+    peers, missing = load_peers()
+    for m in missing:
+        print(f"test_differential_gather_ts: {m}")
+    print(f"test_differential_gather_ts: sgk {sgk.version()} ({sgk.library_path()}); peers: " +
+          (", ".join(f"{p.label} ({p.version})" for p in peers) or "none"))
+    cases = build_cases(args.reps)
+    passed = failed = 0
+    runs, agree = Counter(), Counter()
+    findings = defaultdict(list)  # (peer, op, cause) -> [(size, call)]
+    peer_errors = defaultdict(list)
+    failures = []
+    for n, case in enumerate(cases):
+        ok = True
+        want = run_definition(case)
+        try:
+            got = run_sgk(case, n)
+            if not definition.same(got, want):
+                failures.append(f"{case.id}: sgk differs from the definition: "
+                                f"{definition.describe_difference(got, want)}: {case.call()}")
+                ok = False
+        except sgk.SgkError as e:
+            failures.append(f"{case.id}: sgk raised {type(e).__name__}: {e.message}: "
+                            f"{case.call()}")
+            ok, got = False, None
+        for p in peers:
+            if not p.supports(case):
+                continue
+            runs[p.name, case.op] += 1
+            try:
+                peer_out = p.run(case)
+            except Exception as e:  # noqa: BLE001 - explained or counted
+                cause = explain_rejection(case, p, want)
+                if cause is not None:
+                    findings[p.name, case.op, cause].append((case.data.size, case.call()))
+                else:
+                    peer_errors[p.name, case.op].append(
+                        f"{case.dtype_name}: {str(e).splitlines()[0][:120]}")
+                continue
+            if got is not None and definition.same(peer_out, got):
+                agree[p.name, case.op] += 1
+                continue
+            cause = lowered(case, peer_out, want) if p.name == "openvino" else \
+                string_slices(case, peer_out, want) if p.name == "onnxruntime" else None
+            if cause is None:
+                failures.append(f"{case.id}: {p.name} differs from sgk and the definition, "
+                                f"unexplained: {definition.describe_difference(peer_out, want)}"
+                                f": {case.call()}")
+                ok = False
+                continue
+            findings[p.name, case.op, cause].append((case.data.size, case.call()))
+        passed += ok
+        failed += not ok
+
+    probe_notes = []
+    for what, case, must_raise in probes():
+        ok, text, behaviour = run_probe(case, must_raise, peers)
+        probe_notes.append((what, case, ok, text, behaviour))
+        if not ok:
+            failures.append(f"{case.id}: sgk {text}: {case.call()}")
+        passed += ok
+        failed += not ok
+    in_place = in_place_probe(peers)
+    ov = next((p for p in peers if p.name == "openvino"), None)
+    ov_converts = ov.converts_tensor_scatter(cases[-2]) if ov is not None else None
+    sgk.set_num_threads(0)
+
+    print(f"test_differential_gather_ts: {len(cases)} random cases, {len(probe_notes)} probes")
+    for p in peers:
+        for op in OPS:
+            if runs[p.name, op]:
+                nfind = sum(len(v) for (pn, o, _), v in findings.items()
+                            if pn == p.name and o == op)
+                print(f"  {p.name:11s} {p.ops[op]:17s} {runs[p.name, op]:4d} cases: "
+                      f"{agree[p.name, op]:4d} equal to sgk, {nfind:3d} explained, "
+                      f"{len(peer_errors[p.name, op]):3d} rejected")
+    for (pname, op, cause), items in sorted(findings.items()):
+        items.sort()
+        print(f"  [{pname} {op} {cause}] {len(items)} case(s), e.g. {items[0][1]}")
+    for (pname, op), errs in sorted(peer_errors.items()):
+        if not errs:
+            continue
+        print(f"  [{pname} {op} rejected] " +
+              "; ".join(f"{k} (x{v})" for k, v in Counter(errs).most_common(4)))
+    print("Probes (the peers' results recorded, not judged):")
+    for what, case, ok, text, behaviour in probe_notes:
+        print(f"  {'PASS' if ok else 'FAIL'}  {what}: {case.call()}")
+        print(f"      sgk: {text}")
+        for pname, (b, departs) in behaviour.items():
+            print(f"      {pname}: {b}{'   <- departs' if departs else ''}")
+    print(f"  in place, bad write index in batch 1: sgk {in_place[1]}; "
+          f"onnxruntime (IO-bound) {in_place[2]}")
+    if ov_converts is not None:
+        print(f"  OpenVINO reads a TensorScatter model: "
+              f"{'yes' if ov_converts[0] else 'no: ' + str(ov_converts[1]).splitlines()[0]}")
+    if args.findings:
+        write_findings(args.findings, peers, runs, agree, findings, peer_errors, probe_notes,
+                       in_place, ov_converts, len(cases))
+        print(f"test_differential_gather_ts: findings appended to {args.findings}")
+    for f in failures:
+        print(f"FAIL  {f}")
+    print(f"[  PASSED  ] {passed} test(s).")
+    if failed:
+        print(f"[  FAILED  ] {failed} test(s).")
+    return 0 if failed == 0 else 1
+
+
+def write_findings(path, peers, runs, agree, findings, peer_errors, probe_notes, in_place,
+                   ov_converts, ncases):
+    labels = ", ".join(f"{p.name}: {p.label} ({p.version})" for p in peers)
+    lines = ["", "### Conformance: Gather and TensorScatter", "",
+             f"`tests/conformance/test_differential_gather_ts.py` runs {ncases} randomized "
+             f"cases (fixed seeds) through sgk, the definitions of `definition.gather` and "
+             f"`definition.tensor_scatter` and the peers {labels}. sgk equals the definition "
+             "bit for bit in every case; every disagreement of a peer has a checked cause.", "",
+             "| peer | operator | cases | equal to sgk | explained disagreements | "
+             "rejected |", "|---|---|---|---|---|---|"]
+    for p in peers:
+        for op in OPS:
+            if runs[p.name, op]:
+                nfind = sum(len(v) for (pn, o, _), v in findings.items()
+                            if pn == p.name and o == op)
+                lines.append(f"| {p.name} | {p.ops[op]} | {runs[p.name, op]} | "
+                             f"{agree[p.name, op]} | {nfind} | "
+                             f"{len(peer_errors[p.name, op])} |")
+    if findings:
+        lines += ["", "| peer | operator | cause | cases | who is right |", "|---|---|---|---|---|"]
+        for (pname, op, cause), items in sorted(findings.items()):
+            peer = next(p for p in peers if p.name == pname)
+            right = RIGHT_SIDE["lowered" if cause.startswith("lowered") else cause]
+            lines.append(f"| {pname} | {peer.ops[op]} | {CLASS_TEXT[cause]} | {len(items)} | "
+                         f"{right} |")
+    for (pname, op), errs in sorted(peer_errors.items()):
+        if not errs:
+            continue
+        lines.append(f"- {pname} {op} rejected: " + "; ".join(
+            f"{k} (×{v})" for k, v in Counter(errs).most_common(4)))
+    names = [p.name for p in peers]
+    lines += ["", "Minimal reproducers (**bold** where a peer departs from sgk):", "",
+              "| behaviour | call | sgk (= definition) | " + " | ".join(names) + " |",
+              "|---|---|---|" + "---|" * len(names)]
+    for what, case, ok, text, behaviour in probe_notes:
+        cells = []
+        for name in names:
+            if name not in behaviour:
+                cells.append("—")
+                continue
+            b, departs = behaviour[name]
+            b = "raises" if b.startswith("raises") else b
+            cells.append(f"**{b}**" if departs else b)
+        lines.append(f"| {what} | `{case.call()}` | {text} | " + " | ".join(cells) + " |")
+    lines += ["", f"In place with a bad write index in the second batch "
+              f"(`{in_place[0].call()}`, the present cache bound to the past cache's buffer): "
+              f"sgk {in_place[1]}; onnxruntime {in_place[2]}."]
+    if ov_converts is not None:
+        lines += ["", "OpenVINO " + ("reads a TensorScatter model." if ov_converts[0] else
+                                     "cannot read a TensorScatter model: `" +
+                                     str(ov_converts[1]).splitlines()[0][:200] + "`.")]
+    with open(path, "a") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        sys.exit(main())
