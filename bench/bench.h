@@ -1,4 +1,4 @@
-/* sgk-bench: the benchmark harness (README, "Performance").  Every figure is a ratio
+/* sgk-bench: the benchmark harness (docs/performance.md).  Every figure is a ratio
    taken in one run: a workload's minimal traffic over its median time, set
    against this machine's copy bandwidth measured by the same process with
    the same number of threads.  Only the public API (sgk.h) is used.

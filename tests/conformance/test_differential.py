@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Randomized differential tests: sgk against the sequential definition of the
-README's "Semantics, stated plainly" (definition.py) and, on the same inputs,
+docs/semantics.md (definition.py) and, on the same inputs,
 against two peers: onnx.reference.ReferenceEvaluator and OpenVINO's CPU
 plugin (peers.py; a peer that is not importable is skipped with a message).
 
