@@ -81,8 +81,9 @@ machine: the figures are timings), then `make performance-doc`.
   the order reversed every other round; a median is then the median of the
   rounds' medians and a speedup the median of the ratios within each round,
   so that a slow spell of a shared machine falls on all alike.
-- **differs**: that peer's result is not the sequential definition's
-  ([semantics](semantics.md), "Where the peers depart").
+- **differs**: that peer's result is not sgk's, which is the sequential
+  definition's ([semantics](semantics.md)); the run's full output says how
+  it differs.
 - Shared virtual machines are noisy: copy bandwidth and single medians move
   from one run to the next. Compare figures within one table, which is one
   run, and read a single cell with care.
@@ -126,11 +127,13 @@ def when(date):
 def provenance(doc, name, folder):
     """The file and the run's machine, date and commit."""
     meta = doc if isinstance(doc, dict) else {}
-    has_txt = os.path.exists(os.path.join(folder, name[:-len(".json")] + ".txt"))
+    txt = name[:-len(".json")] + ".txt"
+    has_txt = os.path.exists(os.path.join(folder, txt))
     return (f"[`{name}`](../bench/results/{name}): machine "
             f"{meta.get('machine') or NOT_RECORDED}; date {when(meta.get('date'))}; "
             f"commit {meta.get('commit') or NOT_RECORDED}"
-            + (f"; full output beside it in `.txt`" if has_txt else "") + ".")
+            + (f"; full output in [`{txt}`](../bench/results/{txt})" if has_txt else "")
+            + ".")
 
 
 def span(values, digits=2):
