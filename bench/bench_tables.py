@@ -199,41 +199,38 @@ def tiny_table(shot):
     return lines
 
 
-def callers_table(run):
-    """Per workload and parallel backend: one caller's time per call, and
-    the aggregate throughput of N callers over one caller's."""
+def callers_groups(run):
+    """{(workload, backend): {callers: record}} of a --callers run."""
     groups = {}
     for r in run["results"]:
         m = re.match(r"(.*), (\d+) callers?$", r["variant"])
         if m:
             groups.setdefault((r["workload"], m.group(1)), {})[int(m.group(2))] = r
+    return groups
+
+
+def callers_ratios(run):
+    """(workload, backend, callers, throughput over one caller's), callers > 1."""
+    return [(w, backend, n, r["gbps"] / g[1]["gbps"])
+            for (w, backend), g in callers_groups(run).items()
+            for n, r in g.items() if n > 1 and 1 in g and g[1]["gbps"]]
+
+
+def callers_table(run):
+    """Per workload and parallel backend: one caller's time per call, and
+    the aggregate throughput of N callers over one caller's."""
+    groups = callers_groups(run)
     counts = sorted({n for g in groups.values() for n in g if n > 1})
+    ratios = {(w, b, n): x for w, b, n, x in callers_ratios(run)}
     lines = ["| workload | parallel loops on | 1 caller ms per call | "
              + " | ".join(f"{n} callers" for n in counts) + " |",
              "|---|---|---|" + "---|" * len(counts)]
     for (w, backend), g in groups.items():
-        one = g.get(1)
-        cells = [f"{g[n]['gbps'] / one['gbps']:.2f}×" if one and n in g and one["gbps"]
-                 else DASH for n in counts]
-        lines.append(f"| {w} | {backend} | {fmt(one['median_ms']) if one else DASH} | "
+        cells = [f"{ratios[w, backend, n]:.2f}×" if (w, backend, n) in ratios else DASH
+                 for n in counts]
+        lines.append(f"| {w} | {backend} | {fmt(g[1]['median_ms']) if 1 in g else DASH} | "
                      + " | ".join(cells) + " |")
     return lines
-
-
-def callers_ratios(run):
-    """Every N-caller throughput over its one caller's, N > 1."""
-    out = []
-    groups = {}
-    for r in run["results"]:
-        m = re.match(r"(.*), (\d+) callers?$", r["variant"])
-        if m:
-            groups.setdefault((r["workload"], m.group(1)), {})[int(m.group(2))] = r
-    for (w, backend), g in groups.items():
-        one = g.get(1)
-        for n, r in g.items():
-            if n > 1 and one and one["gbps"]:
-                out.append((w, backend, n, r["gbps"] / one["gbps"]))
-    return out
 
 
 # ---- bench/compare-paths -------------------------------------------------------

@@ -144,7 +144,7 @@ def span(values, digits=2):
 
 # ---- against the peers -------------------------------------------------------------
 
-def peers_command(doc, name, records):
+def peers_command(name, records):
     first = next((r for r in records if r.get("rounds")), {})
     cmd = ".venv/bin/python bench/peers.py"
     if first.get("rounds", 1) > 1:
@@ -237,7 +237,7 @@ def peers_section(folder):
         if name != PEERS_RUN:
             out += [f"### Further run: `{name}`", ""]
         out += [provenance(doc, name, folder) + " " + versions_line(doc), "",
-                "```sh", peers_command(doc, name, records), "```", ""]
+                "```sh", peers_command(name, records), "```", ""]
         out += T.peers_workloads(records) + [""]
         out += [T.peers_caption(records), ""] + T.peers_table(records) + [""]
         if name == PEERS_RUN:
@@ -345,8 +345,8 @@ def sgk_bench_section(folder):
            "time (1: the call runs at the speed of memory).", ""]
     for name, run in zip(SGK_BENCH_RUNS, runs):
         if run is not None:
-            out += [f"- {provenance(run, name, folder)} Copy bandwidth {run['copy_gbps']:.1f} GB/s, "
-                    f"{T.threads_label(run, '')}, mode {run['mode']}: "
+            out += [f"- {provenance(run, name, folder)} Copy bandwidth "
+                    f"{run['copy_gbps']:.1f} GB/s, {T.threads_label(run, '')}, mode {run['mode']}: "
                     f"`{sgk_bench_command(run, name)}`"]
     out += [""]
     out += workloads_table(list(dict.fromkeys(r["workload"] for r in plan["results"])),
