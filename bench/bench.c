@@ -449,6 +449,8 @@ int main(int argc, char **argv)
     if (run.threads < 1)
         run.threads = 1;
     describe_machine(&run);
+    bench_utc_date(run.date, sizeof run.date);
+    run.commit = bench_commit();
     run.load_start = load_average();
 
     run.copy_gbps_start = timed_copy_bandwidth(&run, "start");
@@ -464,7 +466,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "[%zu/%zu] %s ...", ++done, total, bench_workloads[w].name);
         int failures_before = run.failures;
         double t0 = bench_now_ms();
+        size_t first = run.count;
         bench_workloads[w].run(&run);
+        for (size_t i = first; i < run.count; i++)
+            run.results[i].summary = bench_workloads[w].summary;
         fprintf(stderr, " %s %.1f s\n", run.failures > failures_before ? "FAILED" : "done",
                 (bench_now_ms() - t0) / 1e3);
     }

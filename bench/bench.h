@@ -1,4 +1,4 @@
-/* sgk-bench: the benchmark harness (README, "Performance").  Every figure is a ratio
+/* sgk-bench: the benchmark harness (docs/performance.md).  Every figure is a ratio
    taken in one run: a workload's minimal traffic over its median time, set
    against this machine's copy bandwidth measured by the same process with
    the same number of threads.  Only the public API (sgk.h) is used.
@@ -7,6 +7,7 @@
    floor.c      the traffic floor: the workload's bytes moved with no index work
    workloads.c  the workload suite, its traffic formulas and result checks
    report.c     the table on stdout and the JSON file
+   provenance.c the commit and date a run records
    callers.c    --callers: throughput of concurrent one-shot callers */
 #ifndef SGK_BENCH_H
 #define SGK_BENCH_H
@@ -46,11 +47,17 @@ typedef struct {
                                traffic, measured right after; 0 when none */
     char plan[320];         /* sgk_plan_describe, "" for plain C loops */
     char note[96];          /* ratios against sibling variants */
+    const char *summary;    /* what the workload is (static); NULL: not known */
 } bench_result;
 
 typedef struct {
     bench_options opt;
     char machine[256];
+    /* When and from what the run was made, so that a figure quoted from the
+       JSON can be traced: the start in UTC (bench_utc_date) and the
+       source's commit (bench_commit). */
+    char date[32];
+    const char *commit;
     const char *runtime;    /* sgk_runtime_describe() */
     int threads;            /* the library's worker count, used for the copy too */
     /* Read + written bytes per second / 1e9, measured before the workloads
@@ -116,6 +123,13 @@ extern const size_t bench_workload_count;
 
 /* --callers (callers.c): results for 1, 2, 4 ... opt.callers callers. */
 void bench_callers(bench_run *run);
+
+/* The commit the run measures: SGK_BENCH_COMMIT from the environment
+   when set (a harness that builds elsewhere knows better), else the one
+   the build recorded from git (bench/commit.h), else "unknown". */
+const char *bench_commit(void);
+/* Now in UTC, ISO 8601 ("2026-11-24T03:02:52Z"); "" if the clock fails. */
+void bench_utc_date(char *buf, size_t size);
 
 /* Output (report.c). */
 void bench_report_table(FILE *out, const bench_run *run);

@@ -20,6 +20,7 @@
 
 typedef struct {
     const char *name;
+    const char *summary;
     sgk_tensor data, indices, updates;
     int64_t data_shape[2], index_shape[2], update_shape[2];
     size_t out_bytes;
@@ -75,6 +76,8 @@ static void make_workloads(callers_workload *w, double scale)
     const int64_t rows = (int64_t)(50000 * scale) + 1, picks = (int64_t)(4096 * scale) + 1;
     memset(w, 0, 3 * sizeof *w);
     w[0].name = "callers_gather_rows";
+    w[0].summary = "GatherND, 4096 rows of 1 KiB from [50000,256] f32, one-shot calls "
+                   "from concurrent callers";
     set(&w[0].data, w[0].data_shape, SGK_FLOAT32, rows, 256,
         filled((size_t)rows * 1024, 1, 0));
     set(&w[0].indices, w[0].index_shape, SGK_INT64, picks, 1, filled((size_t)picks * 8, 2, rows));
@@ -83,6 +86,8 @@ static void make_workloads(callers_workload *w, double scale)
     w[0].call = call_gather_nd;
 
     w[1].name = "callers_scatter_elements_add";
+    w[1].summary = "ScatterElements add axis 1, [1024,1024] f32 by [1024,256], one-shot "
+                   "calls from concurrent callers";
     set(&w[1].data, w[1].data_shape, SGK_FLOAT32, 1024, 1024, filled(4 << 20, 3, 0));
     set(&w[1].indices, w[1].index_shape, SGK_INT64, 1024, 256, filled(2 << 20, 4, 1024));
     set(&w[1].updates, w[1].update_shape, SGK_FLOAT32, 1024, 256, filled(1 << 20, 5, 0));
@@ -91,6 +96,8 @@ static void make_workloads(callers_workload *w, double scale)
     w[1].call = call_scatter_elements;
 
     w[2].name = "callers_tiny_scatter_nd";
+    w[2].summary = "ScatterND add, 8 rows of 64 bytes into [64,16] f32, one-shot calls "
+                   "from concurrent callers";
     set(&w[2].data, w[2].data_shape, SGK_FLOAT32, 64, 16, filled(4096, 6, 0));
     set(&w[2].indices, w[2].index_shape, SGK_INT64, 8, 1, filled(64, 7, 64));
     set(&w[2].updates, w[2].update_shape, SGK_FLOAT32, 8, 16, filled(512, 8, 0));
@@ -168,6 +175,7 @@ static void record(bench_run *run, const callers_workload *w, const char *backen
     bench_result *r = &run->results[run->count++];
     memset(r, 0, sizeof *r);
     snprintf(r->workload, sizeof r->workload, "%s", w->name);
+    r->summary = w->summary;
     snprintf(r->variant, sizeof r->variant, "%s, %d caller%s", backend, callers,
              callers > 1 ? "s" : "");
     /* the time one call takes, seen from its caller */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sgk against its peers on the workloads of sgk-bench (README, "Performance"), on the same inputs
+"""sgk against its peers on the workloads of sgk-bench (docs/performance.md), on the same inputs
 in the same run.
 
 Implementations, each in a process of its own so that their thread pools
@@ -52,6 +52,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 
 import sgk  # noqa: E402
+from bench_provenance import describe as describe_run  # noqa: E402
+from bench_tables import peers_caption, peers_table  # noqa: E402
 
 LINE = 64
 ALIGN = 64  # byte alignment of every input and output buffer
@@ -883,29 +885,31 @@ def print_table(records, out=sys.stdout):
               file=out)
 
 
-def write_markdown(records, path, header):
-    """The README's table: per workload, each implementation's median and
-    of_copy, and sgk's speedup over it (peer time / sgk plan time)."""
-    impls = [i for i in IMPLS if any(r["impl"] == i for r in records)]
-    lines = [header, "",
-             "| workload | " + " | ".join(impls) + " |",
-             "|---|" + "---|" * len(impls)]
-    for wname in dict.fromkeys(r["workload"] for r in records):
-        cells = []
-        for impl in impls:
-            r = next((r for r in records if r["workload"] == wname and r["impl"] == impl), None)
-            if r is None or r["status"] != "ok":
-                cells.append("—" if r is None else r["status"])
-                continue
-            cell = f"{r['median_ms']:.3g} ms, {r['of_copy']:.2f}"
-            if impl != "sgk" and r["speedup_of_sgk"] is not None:
-                cell += f", sgk {r['speedup_of_sgk']:.2g}×"
-            if r["matches_sgk"] is False:
-                cell += " (differs)"
-            cells.append(cell)
-        lines.append(f"| {wname} | " + " | ".join(cells) + " |")
+def write_markdown(records, path):
+    """The table of docs/performance.md (bench/bench_tables.py): per
+    workload, each implementation's median and of_copy, and sgk's speedup
+    over it (peer time / sgk plan time)."""
+    lines = [peers_caption(records), ""] + peers_table(records)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+# distribution name of each peer, for the versions a run records
+PACKAGES = {"onnxruntime": "onnxruntime", "openvino": "openvino", "torch": "torch",
+            "numpy": "numpy"}
+
+
+def versions(impls):
+    """The version of sgk and of every peer package installed."""
+    from importlib import metadata
+    out = {"python": sys.version.split()[0], "sgk": sgk.version()}
+    for impl in impls:
+        if impl in PACKAGES:
+            try:
+                out[impl] = metadata.version(PACKAGES[impl])
+            except metadata.PackageNotFoundError:
+                out[impl] = "not installed"
+    return out
 
 
 def draw_png(records, path, title):
@@ -1052,7 +1056,8 @@ def main(argv=None):
     ap.add_argument("--no-isolate", dest="isolate", action="store_false",
                     help="run every implementation in this process (their thread pools then "
                          "compete for the cores)")
-    ap.add_argument("--json", help="write the records here")
+    ap.add_argument("--json", help="write the run here: machine, date, commit, versions and "
+                    "the records")
     ap.add_argument("--png", help="draw of_copy per workload and implementation here")
     ap.add_argument("--markdown", help="write a markdown table (median, of_copy, speedup of "
                                        "sgk) here")
@@ -1082,6 +1087,7 @@ def main(argv=None):
         return 0
 
     load = ForeignLoad()
+    provenance = describe_run()
     sgk.set_num_threads(threads)
     print(f"sgk {sgk.version()} from {sgk.library_path()}")
     print(f"runtime: {sgk.runtime_describe()}")
@@ -1172,16 +1178,14 @@ def main(argv=None):
     if failed:
         print(f"{len(failed)} run(s) missing or failed (see the table)")
     if args.json:
+        doc = dict(provenance, runtime=sgk.runtime_describe(), versions=versions(impls),
+                   threads=threads, copy_gbps=copy_bw / 1e9, scale=scale, rounds=len(rounds),
+                   records=records)
         with open(args.json, "w") as f:
-            json.dump(records, f, indent=1)
+            json.dump(doc, f, indent=1)
         print(f"wrote {args.json}")
     if args.markdown:
-        write_markdown(records, args.markdown,
-                       f"Median ms, of_copy and sgk's speedup (peer time / sgk time"
-                       + (f"; medians over {len(rounds)} rounds, speedups the median of the "
-                          f"ratios within each round" if len(rounds) > 1 else "")
-                       + f"); {threads} threads, copy bandwidth {copy_bw / 1e9:.1f} GB/s, "
-                       f"scale {scale}.")
+        write_markdown(records, args.markdown)
         print(f"wrote {args.markdown}")
     if args.png:
         try:

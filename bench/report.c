@@ -37,6 +37,8 @@ static double floor_of_copy(const bench_run *run, const bench_result *r)
 void bench_report_table(FILE *out, const bench_run *run)
 {
     fprintf(out, "sgk-bench: %s\n", run->runtime);
+    fprintf(out, "run: %s, commit %s\n", run->date[0] ? run->date : "date unknown",
+            run->commit);
     fprintf(out, "machine: %s; load average %.2f at start, %.2f at end\n", run->machine,
             run->load_start, run->load_end);
     fprintf(out, "copy bandwidth: %.2f GB/s (read + written bytes; threads %d; "
@@ -102,6 +104,28 @@ static void json_number(FILE *f, double v)
         fputs("null", f);
 }
 
+/* "workloads": each workload's summary, once, in the order of the results:
+   what a reader of the figures needs to know of it. */
+static void json_workloads(FILE *f, const bench_run *run)
+{
+    fputs(",\n  \"workloads\": {", f);
+    bool first = true;
+    for (size_t i = 0; i < run->count; i++) {
+        const bench_result *r = &run->results[i];
+        bool seen = r->summary == NULL;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(run->results[j].workload, r->workload) == 0;
+        if (seen)
+            continue;
+        fputs(first ? "\n    " : ",\n    ", f);
+        json_string(f, r->workload);
+        fputs(": ", f);
+        json_string(f, r->summary);
+        first = false;
+    }
+    fputs(first ? "}" : "\n  }", f);
+}
+
 int bench_report_json(const char *path, const bench_run *run)
 {
     FILE *f = fopen(path, "w");
@@ -109,6 +133,13 @@ int bench_report_json(const char *path, const bench_run *run)
         return -1;
     fputs("{\n  \"machine\": ", f);
     json_string(f, run->machine);
+    fputs(",\n  \"date\": ", f);
+    if (run->date[0] != '\0')
+        json_string(f, run->date);
+    else
+        fputs("null", f);
+    fputs(",\n  \"commit\": ", f);
+    json_string(f, run->commit);
     fputs(",\n  \"load_start\": ", f);
     json_number(f, run->load_start);
     fputs(",\n  \"load_end\": ", f);
@@ -126,6 +157,7 @@ int bench_report_json(const char *path, const bench_run *run)
     fprintf(f, ",\n  \"threads\": %d,\n  \"mode\": \"%s\",\n  \"reps\": %d,\n  \"scale\": ",
             run->threads, mode_text(run->opt.mode), run->opt.reps);
     json_number(f, run->opt.scale);
+    json_workloads(f, run);
     fputs(",\n  \"results\": [", f);
     for (size_t i = 0; i < run->count; i++) {
         const bench_result *r = &run->results[i];

@@ -1,4 +1,4 @@
-/* The workload suite (README, "Performance"), through the public API only.
+/* The workload suite (docs/performance.md), through the public API only.
 
    Minimal traffic (bytes any implementation must move per call), by kind:
 

@@ -1,5 +1,5 @@
 /* One element's out = f(out, update) for each (dtype, reduction) cell the
-   README defines ("Semantics, stated plainly"), in the arithmetic the
+   semantics define (docs/semantics.md), in the arithmetic the
    sequential definition prescribes.  The serial kernels (reduce.c) and the
    atomic ones (atomic_reduce.c) both apply these, so the two cannot drift
    apart.  Includers are compiled with -ffp-contract=off: a*b+c must round

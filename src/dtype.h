@@ -25,7 +25,7 @@ static inline size_t sgk_elem_size(sgk_dtype dtype)
 const char *sgk_dtype_name(sgk_dtype dtype);
 bool sgk_reduction_valid(sgk_reduction reduction);
 const char *sgk_reduction_name(sgk_reduction reduction);
-/* Whether the README ("Semantics, stated plainly") defines the cell: every
+/* Whether the semantics (docs/semantics.md) define the cell: every
    type with none, complex without max/min, strings with none only. */
 bool sgk_reduction_supported(sgk_dtype dtype, sgk_reduction reduction);
 

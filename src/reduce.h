@@ -1,5 +1,5 @@
 /* Reductions out = f(out, update) for every (dtype, reduction) cell the
-   README defines ("Semantics, stated plainly"), in the exact arithmetic the
+   semantics define (docs/semantics.md), in the exact arithmetic the
    sequential definition prescribes. */
 #ifndef SGK_REDUCE_H
 #define SGK_REDUCE_H

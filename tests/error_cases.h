@@ -1,8 +1,8 @@
 /*
  * The harness of the error tests (tests/test_errors_*.c, one program per
  * error class), which check the error contract of every public entry point
- * (README, "Semantics, stated plainly": validate before write; README, "The
- * C API by example": the statuses and sgk_last_error): each failing call
+ * (docs/semantics.md: validate before write; docs/integration.md, "The C
+ * API": the statuses and sgk_last_error): each failing call
  * returns the exact status, leaves a message in sgk_last_error() that names
  * the operator (and, for index errors, the offending value), and writes
  * nothing: the output buffer, or the data when output == data, stays

@@ -1,6 +1,6 @@
 /*
  * Reference implementation of the sgk operators: the sequential definition of
- * the README's "Semantics, stated plainly", one element at a time.  Slow on
+ * docs/semantics.md, one element at a time.  Slow on
  * purpose; every step is meant to be checkable by reading it.  Must be
  * compiled with -ffp-contract=off; the complex product also goes through
  * volatile temporaries so that no compiler setting can fuse it into an FMA.

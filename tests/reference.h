@@ -1,6 +1,6 @@
 /*
  * A slow, obviously correct reference for the sgk operators, written from the
- * sequential definition in the README ("Semantics, stated plainly") and
+ * sequential definition in docs/semantics.md and
  * nothing else, so that the tests can catch the library's bugs.  It assumes
  * valid inputs: shapes and indices have already been checked (the tests only
  * build valid cases for it).
@@ -13,7 +13,7 @@
 
 #include "sgk.h"
 
-/* 1 when the README's semantics define the reduction for the type (complex:
+/* 1 when the semantics (docs/semantics.md) define the reduction for the type (complex:
    no max/min; strings: none only). */
 int ref_reduction_supported(sgk_dtype dtype, sgk_reduction reduction);
 

@@ -1,7 +1,6 @@
 /*
  * SGK_ERR_SHAPE: invalid ranks and negative dimensions in every tensor, and
- * each operator's own shape rules (README, "Semantics, stated plainly",
- * Shapes): ScatterND's k and updates shape, GatherND's batch_dims, k and
+ * each operator's own shape rules (docs/semantics.md, Shapes): ScatterND's k and updates shape, GatherND's batch_dims, k and
  * batch dimensions, the Elements operators' axis, ranks and extents; then
  * every error of sgk_gather_nd_shape, which applies GatherND's rules alone.
  * Harness and contract: tests/error_cases.h.

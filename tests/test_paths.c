@@ -1,6 +1,6 @@
 /*
- * Scatter reductions on every execution path (README: "Semantics, stated
- * plainly", and the paths of "How it is built").
+ * Scatter reductions on every execution path (docs/semantics.md, and the
+ * paths of docs/architecture.md).
  *
  * For every dtype x reduction cell the semantics define, and for ScatterND
  * with slice length 1, ScatterND with slice length 37 and ScatterElements,

@@ -1,10 +1,10 @@
 /*
- * Plans (README, "The C API by example"): plan once and execute many times on
+ * Plans (docs/integration.md, "The C API"): plan once and execute many times on
  * new buffers, the plan keeps no pointer to the caller's indices or shapes,
  * in-place execution, zero-sized problems, one plan executed from many
  * threads at once, and bit-identical results at every thread count
  * (deterministic by default).  Expected values come from the sequential
- * definition (README, "Semantics, stated plainly"), written below.
+ * definition (docs/semantics.md), written below.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -833,7 +833,7 @@ static long long described_distinct(const sgk_plan *plan)
     return distinct;
 }
 
-/* The planner's count of distinct destinations (README, "How it is built":
+/* The planner's count of distinct destinations (docs/architecture.md:
    the statistics the reduction paths are chosen by) against a bitmap over the
    slots, on every path that counts them: serial at 1 thread; owner-computes
    at 2 and 4, where single-element slices are counted block by block while

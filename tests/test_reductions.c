@@ -1,5 +1,5 @@
 /*
- * Every reduction cell of the README's "Semantics, stated plainly" (16 types
+ * Every reduction cell of the semantics (docs/semantics.md; 16 types
  * x 6 reductions), with duplicate destinations, through sgk_scatter_nd and
  * sgk_scatter_elements.  Supported cells must equal tests/reference.c (and a
  * set of hand-computed literals, which check the reference too); unsupported

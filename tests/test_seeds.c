@@ -34,12 +34,12 @@
  *     (the seeds print no GatherElements example; it is checked as the
  *     inverse of the Scatter examples)                              003
  *
- * Seed typos (the operator's own definition wins; README, "Semantics, stated
- * plainly", Seed errata):
+ * Seed typos (the operator's own definition wins; docs/semantics.md,
+ * Seed errata):
  *   001 XML Example 1 prints [50, 20, 20, 4]      -> [50, 40, 20, 4]
  *   001 XML Example 4 prints [500, 3600, 40, 4]   -> [500, 2400, 60, 4]
  *   001 text Example 1 prints [1,11,3,10,4,6,13,12] -> [1,11,3,10,14,6,13,12]
- *   and, not listed in the README: the "# Expecting output" comments of
+ *   and, not listed in docs/semantics.md: the "# Expecting output" comments of
  *   _scatternd_add/_multiply/_max/_min (000, 004) print slice 2 as
  *   [[1,1,1,1],...,[4,4,4,4]], but indices [[0],[0]] never touch slice 2, so
  *   it stays data[2] (scatter_nd_impl, which the ONNX test really uses, agrees).
@@ -717,8 +717,8 @@ static void test_scatternd_example2_shape_rules(void **state)
 
 /* 000 ScatterND / 001 ScatterNDUpdate-15 index bounds, on Example 2's data
    with k = 2: [0, 4] has an in-range flattened offset (4 < 16) but its second
-   coordinate is out of range; checked per coordinate (README, "Semantics,
-   stated plainly", Negative indices). */
+   coordinate is out of range; checked per coordinate (docs/semantics.md,
+   Negative indices). */
 static void test_scatternd_example2_coordinate_out_of_range(void **state)
 {
     (void)state;
@@ -752,7 +752,7 @@ static const double OV1_UPD[] = {9, 10, 11, 12, 13, 14};
 
 /* 001 ScatterNDUpdate-15 "Example 1 that shows simple case of update with
    reduction set to none".  The seed prints [1, 11, 3, 10, 4, 6, 13, 12];
-   corrected in the README's Seed errata: index -4 is 4, written last with
+   corrected in docs/semantics.md's Seed errata: index -4 is 4, written last with
    14.  Untyped: run as float32 and int32. */
 static void test_ov_scatterndupdate15_example1_text(void **state)
 {
@@ -767,7 +767,7 @@ static void test_ov_scatterndupdate15_example1_text(void **state)
 /* The XML examples 1-4: data [1, 2, 3, 4], indices [0, 2, -3, -3, 0],
    updates [10, 20, 30, 40, 50].  The seed gives indices as <dim>5</dim>;
    as k-tuples they are indices [[0], [2], [-3], [-3], [0]] of shape [5, 1]
-   (README, "Semantics, stated plainly", Shapes), so updates have shape [5]. */
+   (docs/semantics.md, Shapes), so updates have shape [5]. */
 static const int64_t OVX_DSHAPE[] = {4};
 static const double OVX_DATA[] = {1, 2, 3, 4};
 static const int64_t OVX_ISHAPE[] = {5, 1};
@@ -776,7 +776,7 @@ static const int64_t OVX_USHAPE[] = {5};
 static const double OVX_UPD[] = {10, 20, 30, 40, 50};
 
 /* 001 ScatterNDUpdate-15 XML "Example 1" (none, FP32).  The seed prints
-   [50, 20, 20, 4]; corrected in the README's Seed errata: [50, 40, 20, 4]
+   [50, 20, 20, 4]; corrected in docs/semantics.md's Seed errata: [50, 40, 20, 4]
    (index -3 is 1, written last with 40). */
 static void test_ov_scatterndupdate15_example1_none(void **state)
 {
@@ -805,7 +805,7 @@ static void test_ov_scatterndupdate15_example3_sub(void **state)
 }
 
 /* 001 ScatterNDUpdate-15 XML "Example 4" (prod, FP32).  The seed prints
-   [500, 3600, 40, 4]; corrected in the README's Seed errata:
+   [500, 3600, 40, 4]; corrected in docs/semantics.md's Seed errata:
    [500, 2400, 60, 4] (2*30*40 and 3*20). */
 static void test_ov_scatterndupdate15_example_prod(void **state)
 {
@@ -891,7 +891,7 @@ static void test_ov_scatterndupdate15_scalar_update_as_1elem(void **state)
 
 /* 001 ScatterNDUpdate-15 Types: "For boolean type, reduction sum, sub, prod
    behaves like logical OR, XOR, AND accordingly" (max/min are OR/AND per
-   the README's "Semantics, stated plainly"), on the XML examples' indices. */
+   docs/semantics.md), on the XML examples' indices. */
 static void test_ov_scatterndupdate15_bool_reductions(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
 /*
- * Concurrency stress (README, "The C API by example": a plan is immutable and
+ * Concurrency stress (docs/integration.md, "The C API": a plan is immutable and
  * may be executed from several threads at once).  One plan executed from 16
  * threads at once (ScatterND add with heavy duplicates in float32 and
  * float16, GatherND, ScatterElements max with signed zeros and NaNs), and 16

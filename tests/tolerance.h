@@ -1,6 +1,6 @@
 /*
  * Judging a scatter's result when the caller allowed reordering
- * (README, "Semantics, stated plainly", Order: SGK_DETERMINISTIC=0 or
+ * (docs/semantics.md, Order: SGK_DETERMINISTIC=0 or
  * SGK_PLAN_ALLOW_REORDER).
  *
  * Float add/sub/mul may then apply duplicate updates in any order, so the

@@ -1,4 +1,4 @@
-"""The semantics of the README ("Semantics, stated plainly"), written out as
+"""The semantics of docs/semantics.md ("Semantics, stated plainly"), written out as
 plain NumPy loops: the sequential definition every sgk path must reproduce
 bit for bit.  Independent of sgk and of every peer; the conformance suites
 judge disagreements against it.
@@ -40,7 +40,7 @@ def _normalize(i, s, what):
 
 def combine(stored, update, reduction, fused_complex=False):
     """f(stored, update) for equal-shaped arrays of one dtype, per the
-    reductions of the README's "Semantics, stated plainly".  fused_complex
+    reductions of docs/semantics.md.  fused_complex
     computes the complex product the way NumPy's SIMD loop does (fused
     multiply-add), to recognize that rounding in a peer; it is not the
     definition."""

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Randomized differential tests: sgk against the sequential definition of the
-README's "Semantics, stated plainly" (definition.py) and, on the same inputs,
+docs/semantics.md (definition.py) and, on the same inputs,
 against two peers: onnx.reference.ReferenceEvaluator and OpenVINO's CPU
 plugin (peers.py; a peer that is not importable is skipped with a message).
 
@@ -814,8 +814,9 @@ def main():
                   f"sgk, {nfind:3d} explained disagreements, "
                   f"{len(peer_errors[p.name, op]):3d} peer errors")
     if findings:
-        print("\nPeers' disagreements with the sequential definition (README, \"Semantics, "
-              "stated plainly\"; sgk equals the definition in each), smallest random example "
+        print("\nPeers' disagreements with the sequential definition (docs/semantics.md, "
+              "\"Semantics, stated plainly\"; sgk equals the definition in each), smallest "
+              "random example "
               "of each:")
         for (pname, op, klass), items in sorted(findings.items()):
             items.sort(key=lambda t: t[0])
@@ -861,8 +862,8 @@ def write_findings(path, peers, runs, agree, findings, peer_errors, probe_notes,
     labels = {p.name: f"{p.label} ({p.version})" for p in peers}
     lines = ["### Conformance: where the peers depart from the sequential definition", "",
              f"`tests/conformance/test_differential.py` runs {ncases} randomized cases "
-             "(fixed seeds) through sgk, the sequential definition of the README's "
-             "\"Semantics, stated plainly\" (`tests/conformance/definition.py`) and the peers "
+             "(fixed seeds) through sgk, the sequential definition (docs/semantics.md, "
+             "\"Semantics, stated plainly\"; `tests/conformance/definition.py`) and the peers "
              + " and ".join(f"{k}: {v}" for k, v in labels.items()) + ". sgk equals the "
              "definition bit for bit in every case. Every disagreement of a peer is checked "
              "against a named cause (an unexplained one fails the suite):", "",

@@ -15,7 +15,7 @@ does, into a temporary folder.  SGK_ONNX_NODE_DATA=<dir> names an existing
 data/node folder (e.g. of an onnx source checkout) to use instead.
 
 Every expected output is also checked against the sequential definition of
-the README's "Semantics, stated plainly" (tests/conformance/definition.py):
+docs/semantics.md (tests/conformance/definition.py):
 where a printed output contradicts the definition, the definition wins and
 the case says so.
 

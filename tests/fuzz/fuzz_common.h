@@ -2,8 +2,8 @@
  * Shared by the libFuzzer targets (tests/fuzz/fuzz_*.c): decoding the
  * fuzzer's bytes into tensors, the contract a call must keep, and the checks.
  *
- * A target decodes a call, predicts from the README ("Semantics, stated
- * plainly", and the statuses and plan rules of "The C API by example") which
+ * A target decodes a call, predicts from the documentation (docs/semantics.md,
+ * and the statuses and plan rules of docs/integration.md, "The C API") which
  * statuses the library may return (an empty set: the call must succeed), runs
  * it, and traps on any breach:
  *   - success: the output equals the serial reference (tests/reference.c) bit
