@@ -55,16 +55,17 @@ AS_IF([test -n "$sgk_ov_dir"], [
 AS_IF([test -n "$sgk_ov_include" && test -n "$sgk_ov_libdir"], [
     # The wheel ships only versioned names (libopenvino.so.2641): link the
     # file itself, which records its soname, passed through -Wl because
-    # libtool drops shared objects it does not know by -l or .la.
+    # libtool drops shared objects it does not know by -l or .la, and kept
+    # when --as-needed is on: these flags come before the objects.
     sgk_ov_lib=`ls "$sgk_ov_libdir"/libopenvino.so "$sgk_ov_libdir"/libopenvino.so.* 2>/dev/null | head -n 1`
     OPENVINO_CPPFLAGS="-isystem $sgk_ov_include"
-    OPENVINO_LIBS="-Wl,$sgk_ov_lib"
+    OPENVINO_LIBS="-Wl,--push-state,--no-as-needed,$sgk_ov_lib,--pop-state"
     OPENVINO_LIBDIR=$sgk_ov_libdir
     AS_IF([test -f "$sgk_ov_include/oneapi/tbb/parallel_for.h"],
       [TBB_CPPFLAGS="-isystem $sgk_ov_include"],
       [TBB_CPPFLAGS=])
     sgk_tbb_lib=`ls "$sgk_ov_libdir"/libtbb.so "$sgk_ov_libdir"/libtbb.so.* 2>/dev/null | head -n 1`
-    AS_IF([test -n "$sgk_tbb_lib"], [TBB_LIBS="-Wl,$sgk_tbb_lib"], [TBB_LIBS=-ltbb])
+    AS_IF([test -n "$sgk_tbb_lib"], [TBB_LIBS="-Wl,--push-state,--no-as-needed,$sgk_tbb_lib,--pop-state"], [TBB_LIBS=-ltbb])
 
     AC_LANG_PUSH([C++])
     sgk_ov_save_CPPFLAGS=$CPPFLAGS

@@ -39,8 +39,9 @@ check_PROGRAMS += adapters/openvino/tests/test_ops
 endif
 endif
 adapters_openvino_tests_test_ops_SOURCES = adapters/openvino/tests/test_ops.cpp \
-	$(SGK_OPENVINO_SOURCES) $(TEST_REFERENCE)
-adapters_openvino_tests_test_ops_CPPFLAGS = $(SGK_OPENVINO_CPPFLAGS) -I$(top_srcdir)/tests
+	$(SGK_OPENVINO_SOURCES) $(TEST_REFERENCE) $(TEST_COMMON)
+adapters_openvino_tests_test_ops_CPPFLAGS = $(SGK_OPENVINO_CPPFLAGS) -I$(top_srcdir)/adapters/openvino \
+	-I$(top_srcdir)/tests
 adapters_openvino_tests_test_ops_CXXFLAGS = $(SGK_WARN_CXXFLAGS) $(CMOCKA_CFLAGS)
 adapters_openvino_tests_test_ops_CFLAGS = $(AM_CFLAGS)
 adapters_openvino_tests_test_ops_LDADD = src/libsgk.la $(CMOCKA_LIBS) $(PTHREAD_LIBS) -lm

@@ -61,7 +61,7 @@ bool SgkOp::indices_are_constant() const {
     return ov::is_type<ov::op::v0::Constant>(input_value(1).get_node());
 }
 
-void SgkOp::fail(const char* step, sgk_status status) const {
+void SgkOp::throw_sgk_error(const char* step, sgk_status status) const {
     OPENVINO_THROW("sgk ", step, " of ", get_type_name(), " '", get_friendly_name(), "' failed: ",
                    sgk_status_name(status), ": ", sgk_last_error());
 }
@@ -93,7 +93,7 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
     ov::Shape shape;
     sgk_status status = result_shape(operands, &shape);
     if (status != SGK_OK)
-        fail("shape check", status);
+        throw_sgk_error("shape check", status);
     outputs[0].set_shape(shape);
     Result result(outputs[0], dtype, storage);
     const void* updates = scatters() ? operands.updates.data() : nullptr;
@@ -108,15 +108,15 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
         auto kept = m_plans.get(
             key, [&](sgk_plan** plan) { return make_plan(plan, operands); }, &status);
         if (!kept)
-            fail("planning", status);
+            throw_sgk_error("planning", status);
         status = sgk_execute(kept->plan(), operands.data.data(), updates, result.data());
         if (status != SGK_OK)
-            fail("execution", status);
+            throw_sgk_error("execution", status);
         counters().plan_runs.fetch_add(1, std::memory_order_relaxed);
     } else {
         status = run_once(operands, result.data());
         if (status != SGK_OK)
-            fail("call", status);
+            throw_sgk_error("call", status);
         counters().one_shot_runs.fetch_add(1, std::memory_order_relaxed);
     }
     result.finish();

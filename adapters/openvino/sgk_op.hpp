@@ -59,7 +59,7 @@ protected:
 
 private:
     bool indices_are_constant() const;
-    [[noreturn]] void fail(const char* step, sgk_status status) const;
+    [[noreturn]] void throw_sgk_error(const char* step, sgk_status status) const;
 
     ov::element::Type m_declared_type = ov::element::dynamic;
     mutable PlanCache m_plans;
