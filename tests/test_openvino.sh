@@ -33,6 +33,7 @@ passed=0 failed=0 status=0
 for script in test_node_tests.py test_models.py; do
     echo "== $script"
     SGK_LIBRARY="$library" SGK_OPENVINO_EXTENSION="$extension" PYTHONDONTWRITEBYTECODE=1 \
+        SGK_BUILD_DIR=$(cd "$builddir" && pwd) \
         PYTHONPATH="$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH}" \
         "$python" "$top_srcdir/tests/openvino/$script" >"$log" 2>&1
     rc=$?

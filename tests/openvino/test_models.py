@@ -390,6 +390,52 @@ def openmp_threads():
     return "tbb by default, openmp on request"
 
 
+def three_line_recipe():
+    """sgk.openvino_extension_path() finds this build's module (beside
+    libsgk, or in the build tree), and the README's three lines work."""
+    import sgk
+    explicit = os.environ.pop("SGK_OPENVINO_EXTENSION", None)
+    try:
+        path = sgk.openvino_extension_path()
+    finally:
+        if explicit is not None:
+            os.environ["SGK_OPENVINO_EXTENSION"] = explicit
+    assert os.path.samefile(path, common.EXTENSION), f"{path} is not {common.EXTENSION}"
+    data = np.arange(6, dtype=np.float32)
+    node = helper.make_node("ScatterElements", ["data", "indices", "updates"], ["y"])
+    model = make_model([node], {"data": data, "updates": data[:2]}, {"y": TensorProto.FLOAT},
+                       {"indices": np.array([5, -6], np.int64)})
+    core = ov.Core()
+    core.add_extension(path)
+    ov_model = core.read_model(model.SerializeToString(), b"")
+    assert common.sgk_nodes(ov_model)
+    got = np.array(core.compile_model(ov_model, "CPU")({"data": data, "updates": data[:2]})[0])
+    assert got.tolist() == [1, 1, 2, 3, 4, 0], got
+    return path
+
+
+def ir_round_trip():
+    """The operators serialize to OpenVINO IR and read back (with the
+    extension loaded), attributes and all."""
+    import tempfile
+    data = np.array([1, 2, 3, 4], np.float16)
+    node = helper.make_node("ScatterND", ["data", "indices", "updates"], ["y"], reduction="max")
+    model = make_model([node], {"data": data, "updates": data[:2]}, {"y": TensorProto.FLOAT16},
+                       {"indices": np.array([[1], [1]], np.int64)})
+    with tempfile.TemporaryDirectory(prefix="sgk-ov-ir-") as folder:
+        path = os.path.join(folder, "model.xml")
+        ov.save_model(common.read(model), path)
+        ov_model = common.core(True).read_model(path)
+        op = common.sgk_nodes(ov_model)[0]
+        assert op.get_attributes() == {"reduction": "max", "declared_type": "f16"}, \
+            op.get_attributes()
+        compiled = common.core(True).compile_model(ov_model, "CPU", common.CONFIG)
+        feeds = {"data": data, "updates": np.array([5, -1], np.float16)}
+        got = common.infer(compiled, feeds)[0]
+    assert got.tolist() == [1, 5, 3, 4], got
+    return "SgkScatterND with its attributes"
+
+
 def main():
     tally = common.Tally("test_models")
     print(f"test_models: OpenVINO {ov.__version__.split('-')[0]}, onnx {onnx.__version__}, "
@@ -411,6 +457,8 @@ def main():
     tally.run("out of range, constant indices", out_of_range, True)
     tally.run("out of range, dynamic indices", out_of_range, False)
     tally.run("threads", openmp_threads)
+    tally.run("sgk.openvino_extension_path() and the three-line recipe", three_line_recipe)
+    tally.run("IR round trip", ir_round_trip)
     for finding in findings:
         print(f"finding: {finding}")
     return tally.finish()
