@@ -19,32 +19,38 @@ SGK_OPENVINO_SOURCES = \
 SGK_OPENVINO_CPPFLAGS = -I$(top_srcdir)/include $(OPENVINO_CPPFLAGS) $(TBB_CPPFLAGS)
 SGK_OPENVINO_CXXFLAGS = $(SGK_WARN_CXXFLAGS) $(SGK_VISIBILITY_FLAGS)
 
+# The operators, once: linked into the module and into their test.
 if HAVE_OPENVINO
+noinst_LTLIBRARIES = adapters/openvino/libsgk_openvino_ops.la
 lib_LTLIBRARIES += adapters/openvino/libsgk_openvino.la
 endif
-adapters_openvino_libsgk_openvino_la_SOURCES = $(SGK_OPENVINO_SOURCES) \
-	adapters/openvino/extension.cpp
+adapters_openvino_libsgk_openvino_ops_la_SOURCES = $(SGK_OPENVINO_SOURCES)
+adapters_openvino_libsgk_openvino_ops_la_CPPFLAGS = $(SGK_OPENVINO_CPPFLAGS)
+adapters_openvino_libsgk_openvino_ops_la_CXXFLAGS = $(SGK_OPENVINO_CXXFLAGS)
+
+adapters_openvino_libsgk_openvino_la_SOURCES = adapters/openvino/extension.cpp
 adapters_openvino_libsgk_openvino_la_CPPFLAGS = $(SGK_OPENVINO_CPPFLAGS)
 adapters_openvino_libsgk_openvino_la_CXXFLAGS = $(SGK_OPENVINO_CXXFLAGS)
-adapters_openvino_libsgk_openvino_la_LIBADD = src/libsgk.la
+adapters_openvino_libsgk_openvino_la_LIBADD = adapters/openvino/libsgk_openvino_ops.la src/libsgk.la
 adapters_openvino_libsgk_openvino_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
 	$(OPENVINO_LIBS) $(TBB_LIBS) -Wl,-rpath,'$$ORIGIN'
 
 # The operators' own test, without OpenVINO's CPU plugin (which cannot be
-# loaded under AddressSanitizer): the adapter's sources compiled in, each
-# operator evaluated directly on ov::Tensors.
+# loaded under AddressSanitizer): each operator evaluated directly on
+# ov::Tensors.
 if HAVE_OPENVINO
 if HAVE_CMOCKA
 check_PROGRAMS += adapters/openvino/tests/test_ops
 endif
 endif
 adapters_openvino_tests_test_ops_SOURCES = adapters/openvino/tests/test_ops.cpp \
-	$(SGK_OPENVINO_SOURCES) $(TEST_REFERENCE) $(TEST_COMMON)
+	$(TEST_REFERENCE) $(TEST_COMMON)
 adapters_openvino_tests_test_ops_CPPFLAGS = $(SGK_OPENVINO_CPPFLAGS) -I$(top_srcdir)/adapters/openvino \
 	-I$(top_srcdir)/tests
 adapters_openvino_tests_test_ops_CXXFLAGS = $(SGK_WARN_CXXFLAGS) $(CMOCKA_CFLAGS)
 adapters_openvino_tests_test_ops_CFLAGS = $(AM_CFLAGS)
-adapters_openvino_tests_test_ops_LDADD = src/libsgk.la $(CMOCKA_LIBS) $(PTHREAD_LIBS) -lm
+adapters_openvino_tests_test_ops_LDADD = adapters/openvino/libsgk_openvino_ops.la src/libsgk.la \
+	$(CMOCKA_LIBS) $(PTHREAD_LIBS) -lm
 adapters_openvino_tests_test_ops_LDFLAGS = $(OPENVINO_LIBS) $(TBB_LIBS) \
 	-Wl,-rpath,$(OPENVINO_LIBDIR)
 
