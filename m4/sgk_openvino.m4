@@ -86,6 +86,9 @@ AS_IF([test -n "$sgk_ov_include" && test -n "$sgk_ov_libdir"], [
 ]])], [have_openvino=yes],
       [sgk_ov_why="the OpenVINO and oneTBB headers under $sgk_ov_dir do not compile and link (see config.log)"])
     AC_MSG_RESULT([$have_openvino])
+    # The versions, from the headers: programs run without OpenVINO's
+    # libraries, which are not on the loader's path.
+    LIBS=$sgk_ov_save_LIBS
     AS_IF([test "x$have_openvino" = "xyes"], [
         AC_COMPUTE_INT([sgk_tbb_headers], [TBB_INTERFACE_VERSION], [#include <oneapi/tbb/version.h>], [sgk_tbb_headers=0])
         AC_COMPUTE_INT([sgk_ov_major], [OPENVINO_VERSION_MAJOR], [#include <openvino/core/version.hpp>], [sgk_ov_major=0])
@@ -93,7 +96,6 @@ AS_IF([test -n "$sgk_ov_include" && test -n "$sgk_ov_libdir"], [
         OPENVINO_VERSION="$sgk_ov_major.$sgk_ov_minor"
     ])
     CPPFLAGS=$sgk_ov_save_CPPFLAGS
-    LIBS=$sgk_ov_save_LIBS
     AC_LANG_POP([C++])
 ])
 

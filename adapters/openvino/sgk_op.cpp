@@ -39,8 +39,8 @@ ov::element::Type SgkOp::validate_types() {
         const SgkType sgk_type = sgk_type_of(data_type);
         NODE_VALIDATION_CHECK(this, sgk_type.known, "sgk cannot hold element type ", data_type);
         NODE_VALIDATION_CHECK(this, reduction_code() == SGK_REDUCE_NONE || sgk_type.arithmetic,
-                              "sgk has no reduction ", sgk_status_name(SGK_ERR_UNSUPPORTED),
-                              " for element type ", data_type);
+                              "sgk has no arithmetic for element type ", data_type,
+                              ": only reduction 'none' is supported");
     }
     return data_type;
 }
