@@ -27,6 +27,7 @@ import numpy as np
 from . import _dtypes, _lib
 from ._dtypes import BFLOAT16_DTYPE
 from ._lib import LibraryNotFoundError
+from ._openvino import openvino_extension_path
 from .errors import (InvalidArgumentError, IndexOutOfRangeError, OutOfMemoryError,
                      SgkError, ShapeError, SizeOverflowError, UnsupportedError, error_for)
 

@@ -1,0 +1,67 @@
+// sgk_tensor views of OpenVINO tensors, and the buffer an operator writes.
+//
+// Most tensors are passed to sgk as they are.  Two kinds need a stand-in:
+// strings (OpenVINO holds std::string objects; sgk moves pointers, so it
+// is given pointers to those objects and the chosen ones are copied out),
+// and f32 tensors the CPU plugin lowered from f16 or bf16, which a float
+// reduction computes in the declared 16-bit type.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <openvino/runtime/tensor.hpp>
+
+#include "sgk.h"
+
+namespace sgk_openvino {
+
+// How a tensor's elements reach sgk.
+enum class Storage {
+    direct,     // the tensor's own bytes
+    strings,    // pointers to the tensor's std::string objects
+    narrowed,   // f32 rounded to the 16-bit dtype given (exact: it came from it)
+};
+
+class Operand {
+public:
+    Operand() = default;
+    Operand(const Operand&) = delete;
+    Operand& operator=(const Operand&) = delete;
+
+    void bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage);
+    const sgk_tensor* get() const { return &m_tensor; }
+    const void* data() const { return m_tensor.data; }
+    const std::vector<int64_t>& shape() const { return m_shape; }
+
+private:
+    std::vector<int64_t> m_shape;
+    std::vector<const void*> m_strings;
+    std::vector<uint16_t> m_narrowed;
+    sgk_tensor m_tensor{};
+};
+
+// Where sgk writes an operator's result: the output tensor itself, or a
+// stand-in copied into it by finish().
+class Result {
+public:
+    Result(ov::Tensor& output, sgk_dtype dtype, Storage storage);
+    Result(const Result&) = delete;
+    Result& operator=(const Result&) = delete;
+
+    void* data() { return m_data; }
+    void finish();
+
+private:
+    ov::Tensor& m_output;
+    sgk_dtype m_dtype;
+    Storage m_storage;
+    std::vector<const void*> m_strings;
+    std::vector<uint16_t> m_narrowed;
+    void* m_data = nullptr;
+};
+
+// The tensor's shape as sgk's int64 dimensions.
+std::vector<int64_t> sgk_shape(const ov::Shape& shape);
+
+}  // namespace sgk_openvino

@@ -1,0 +1,126 @@
+#include "sgk_op.hpp"
+
+#include <openvino/core/except.hpp>
+#include <openvino/op/constant.hpp>
+
+#include "counters.hpp"
+#include "element_types.hpp"
+
+namespace sgk_openvino {
+
+namespace {
+
+bool is_index_type(ov::element::Type type) {
+    return type == ov::element::i32 || type == ov::element::i64;
+}
+
+void append_shape(std::vector<int64_t>& words, const std::vector<int64_t>& shape) {
+    words.push_back(static_cast<int64_t>(shape.size()));
+    words.insert(words.end(), shape.begin(), shape.end());
+}
+
+}  // namespace
+
+SgkOp::SgkOp(const ov::OutputVector& args, ov::element::Type declared_type)
+    : ov::op::Op(args), m_declared_type(declared_type) {}
+
+ov::element::Type SgkOp::validate_types() {
+    ov::element::Type data_type = get_input_element_type(0);
+    if (scatters()) {
+        NODE_VALIDATION_CHECK(this,
+                              ov::element::Type::merge(data_type, data_type, get_input_element_type(2)),
+                              "updates have element type ", get_input_element_type(2),
+                              ", data has ", get_input_element_type(0));
+    }
+    const ov::element::Type index_type = get_input_element_type(1);
+    NODE_VALIDATION_CHECK(this, index_type.is_dynamic() || is_index_type(index_type),
+                          "indices must be int32 or int64, not ", index_type);
+    if (data_type.is_static()) {
+        const SgkType sgk_type = sgk_type_of(data_type);
+        NODE_VALIDATION_CHECK(this, sgk_type.known, "sgk cannot hold element type ", data_type);
+        NODE_VALIDATION_CHECK(this, reduction_code() == SGK_REDUCE_NONE || sgk_type.arithmetic,
+                              "sgk has no arithmetic for element type ", data_type,
+                              ": only reduction 'none' is supported");
+    }
+    return data_type;
+}
+
+bool SgkOp::visit_declared_type(ov::AttributeVisitor& visitor) {
+    visitor.on_attribute("declared_type", m_declared_type);
+    return true;
+}
+
+sgk_reduction SgkOp::reduction_from_name(const std::string& name) const {
+    sgk_reduction code = SGK_REDUCE_NONE;
+    NODE_VALIDATION_CHECK(this, sgk_reduction_from_name(name.c_str(), &code) == SGK_OK,
+                          "unknown reduction '", name, "'");
+    return code;
+}
+
+bool SgkOp::indices_are_constant() const {
+    return ov::is_type<ov::op::v0::Constant>(input_value(1).get_node());
+}
+
+void SgkOp::throw_sgk_error(const char* step, sgk_status status) const {
+    OPENVINO_THROW("sgk ", step, " of ", get_type_name(), " '", get_friendly_name(), "' failed: ",
+                   sgk_status_name(status), ": ", sgk_last_error());
+}
+
+bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) const {
+    const ov::element::Type received = inputs[0].get_element_type();
+    const SgkType sgk_type = sgk_type_of(received);
+    if (!sgk_type.known)
+        OPENVINO_THROW("sgk cannot hold element type ", received, " (", get_friendly_name(), ")");
+    const ov::element::Type index_type = inputs[1].get_element_type();
+    if (!is_index_type(index_type))
+        OPENVINO_THROW("sgk: indices must be int32 or int64, not ", index_type, " (",
+                       get_friendly_name(), ")");
+
+    const bool narrowed = scatters() && reduction_code() != SGK_REDUCE_NONE &&
+                          runs_narrowed(received, m_declared_type);
+    const sgk_dtype dtype = narrowed ? (m_declared_type == ov::element::f16 ? SGK_FLOAT16 : SGK_BFLOAT16)
+                                     : sgk_run_type(received, m_declared_type);
+    const Storage storage = narrowed ? Storage::narrowed
+                            : received == ov::element::string ? Storage::strings
+                                                              : Storage::direct;
+    Operands operands;
+    operands.data.bind(inputs[0], dtype, storage);
+    operands.indices.bind(inputs[1], index_type == ov::element::i32 ? SGK_INT32 : SGK_INT64,
+                          Storage::direct);
+    if (scatters())
+        operands.updates.bind(inputs[2], dtype, storage);
+
+    ov::Shape shape;
+    sgk_status status = result_shape(operands, &shape);
+    if (status != SGK_OK)
+        throw_sgk_error("shape check", status);
+    outputs[0].set_shape(shape);
+    Result result(outputs[0], dtype, storage);
+    const void* updates = scatters() ? operands.updates.data() : nullptr;
+
+    if (indices_are_constant()) {
+        PlanKey key;
+        key.words = {static_cast<int64_t>(dtype), static_cast<int64_t>(operands.indices.get()->dtype)};
+        append_shape(key.words, operands.data.shape());
+        append_shape(key.words, operands.indices.shape());
+        if (scatters())
+            append_shape(key.words, operands.updates.shape());
+        auto kept = m_plans.get(
+            key, [&](sgk_plan** plan) { return make_plan(plan, operands); }, &status);
+        if (!kept)
+            throw_sgk_error("planning", status);
+        status = sgk_execute(kept->plan(), operands.data.data(), updates, result.data());
+        if (status != SGK_OK)
+            throw_sgk_error("execution", status);
+        counters().plan_runs.fetch_add(1, std::memory_order_relaxed);
+    } else {
+        status = run_once(operands, result.data());
+        if (status != SGK_OK)
+            throw_sgk_error("call", status);
+        counters().one_shot_runs.fetch_add(1, std::memory_order_relaxed);
+    }
+    result.finish();
+    return true;
+}
+
+}  // namespace sgk_openvino

@@ -1,0 +1,68 @@
+// The base of the extension's operators: one evaluate() for all four.
+//
+// evaluate() maps the tensors onto sgk (operands.hpp), sizes the output,
+// and runs either a kept plan, when the indices input is a Constant of the
+// model (an initializer or a folded subgraph: the plan is made by the first
+// evaluation and reused by every later one, plan_cache.hpp), or a one-shot
+// call.  It is reentrant: the CPU plugin evaluates one operator object from
+// all its streams at once.  sgk's errors (an index out of range) are thrown
+// as ov::Exception carrying sgk_last_error(); nothing is written then.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <openvino/op/op.hpp>
+
+#include "operands.hpp"
+#include "plan_cache.hpp"
+#include "sgk.h"
+
+namespace sgk_openvino {
+
+// The operands of one evaluation, as sgk sees them.
+struct Operands {
+    Operand data, indices, updates;
+};
+
+class SgkOp : public ov::op::Op {
+public:
+    OPENVINO_OP("SgkOp", "sgk_opset1");
+
+    bool has_evaluate() const override { return true; }
+    bool evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) const override;
+
+    // The data's element type in the source model, before a plugin lowered
+    // it (element_types.hpp).
+    ov::element::Type declared_type() const { return m_declared_type; }
+    void set_declared_type(ov::element::Type type) { m_declared_type = type; }
+
+protected:
+    SgkOp() = default;
+    SgkOp(const ov::OutputVector& args, ov::element::Type declared_type);
+
+    // What each operator says about itself.
+    virtual bool scatters() const = 0;
+    virtual sgk_reduction reduction_code() const { return SGK_REDUCE_NONE; }
+    // The output's shape for these operands (sgk checks them); SGK_OK or an
+    // sgk status.
+    virtual sgk_status result_shape(const Operands& operands, ov::Shape* shape) const = 0;
+    virtual sgk_status run_once(const Operands& operands, void* output) const = 0;
+    virtual sgk_status make_plan(sgk_plan** plan, const Operands& operands) const = 0;
+
+    // Checks shared by every validate_and_infer_types: index and data types,
+    // and the reduction the data's type allows.  Returns the data's type.
+    ov::element::Type validate_types();
+    bool visit_declared_type(ov::AttributeVisitor& visitor);
+    // ONNX's reduction name as sgk's code (throws on an unknown name).
+    sgk_reduction reduction_from_name(const std::string& name) const;
+
+private:
+    bool indices_are_constant() const;
+    [[noreturn]] void throw_sgk_error(const char* step, sgk_status status) const;
+
+    ov::element::Type m_declared_type = ov::element::dynamic;
+    mutable PlanCache m_plans;
+};
+
+}  // namespace sgk_openvino
