@@ -35,3 +35,13 @@ if [ -z "$library" ]; then
     echo "0 passed, 1 failed"
     exit 99
 fi
+
+SGK_BUILD_DIR=$(cd "$builddir" && pwd)
+export SGK_BUILD_DIR
+if ! ls "$SGK_BUILD_DIR"/python/sgk/_sgk*.so >/dev/null 2>&1; then
+    echo "$name: the extension module python/sgk/_sgk*.so is not built (configure found" \
+         "no Python headers or NumPy for the interpreter; Debian: python3-dev); skipped"
+    echo "[  PASSED  ] 0 test(s)."
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 77
+fi
