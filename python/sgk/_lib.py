@@ -3,13 +3,14 @@
 Lookup order: the SGK_LIBRARY environment variable (a path to libsgk.so),
 then a build tree (SGK_BUILD_DIR), then the copy installed inside this
 package (libsgk.so.0 beside this file), then the source tree this package
-sits in (<repo>/src/.libs/libsgk.so, when there is no installed copy), then
-the system's (ctypes.util.find_library).
+sits in (<repo>/src/.libs/libsgk.so), then the system's
+(ctypes.util.find_library).  Paths that do not exist are skipped.
 
 The library is loaded with ctypes before the extension module (_native.py),
 whose dependency on libsgk.so.0 then resolves to it by its soname: whichever
 library this lookup finds is the one every call goes to.  The ctypes
-declarations below serve callers not (yet) on the extension module.
+declarations below serve what is not per-call work (the runtime queries,
+names, GatherND's shape) and entry points not yet in the extension.
 """
 import ctypes
 import ctypes.util
@@ -88,11 +89,8 @@ def candidates():
     if build:
         found += [os.path.join(build, "src", ".libs", "libsgk.so"),
                   os.path.join(build, ".libs", "libsgk.so")]
-    bundled = os.path.join(_PACKAGE, BUNDLED_LIBRARY)
-    if os.path.exists(bundled):
-        found.append(bundled)
-    else:
-        found.append(os.path.join(_REPO, "src", ".libs", "libsgk.so"))
+    found.append(os.path.join(_PACKAGE, BUNDLED_LIBRARY))
+    found.append(os.path.join(_REPO, "src", ".libs", "libsgk.so"))
     system = ctypes.util.find_library("sgk")
     if system:
         found.append(system)
