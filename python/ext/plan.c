@@ -80,6 +80,19 @@ static PyObject *adopt(PyObject *target, sgk_status status, sgk_plan *plan)
     Py_RETURN_NONE;
 }
 
+/* A plan made through ctypes (entry points the extension has no planning
+   function for yet), given as its address: the object owns it from now. */
+static PyObject *plan_adopt_address(PyObject *self, PyObject *address)
+{
+    void *plan = PyLong_AsVoidPtr(address);
+    if (plan == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_adopt_address: the plan's address is NULL");
+        return NULL;
+    }
+    return adopt(self, SGK_OK, (sgk_plan *)plan);
+}
+
 /* ---- what execute takes directly ------------------------------------- */
 
 static int set_shape(planned_shape *s, PyObject *shape, size_t item_size)
@@ -266,6 +279,7 @@ static PyMethodDef plan_object_methods[] = {
      "Run the plan: returns out (a new array when out is None)."},
     {"_execute_raw", (PyCFunction)plan_execute_raw, METH_VARARGS, NULL},
     {"_expect", (PyCFunction)plan_expect, METH_VARARGS, NULL},
+    {"_adopt_address", (PyCFunction)plan_adopt_address, METH_O, NULL},
     {"_describe", (PyCFunction)plan_describe, METH_NOARGS, NULL},
     {"close", (PyCFunction)plan_close, METH_NOARGS,
      "close()\n--\n\nFree the plan (executions in flight finish first); twice is fine."},

@@ -10,6 +10,8 @@
  *       runs it on arrays the general path prepared (byte sizes checked).
  *   PlanBase._expect(dtype, code, data_shape, updates_shape, output_shape)
  *       what execute takes directly (dtype None: nothing, e.g. strings).
+ *   PlanBase._adopt_address(address)
+ *       takes ownership of an sgk_plan made through ctypes.
  *   PlanBase.close(), .closed, ._describe()
  *   plan_scatter_nd(plan, code, data_shape, indices, updates_code, updates_shape,
  *                   reduction, flags)

@@ -154,12 +154,14 @@ def planned_updates_code(dspec, uspec):
     return dspec[2] if np.can_cast(uspec[1], dspec[1], casting="same_kind") else uspec[2]
 
 
-# ---- GatherND's output shape (a query, not a per-call path: ctypes) ----------
+# ---- ctypes calls: GatherND's output shape, and entry points not yet in the
+# extension (a query or a planning call, not per-call work) ------------------
 
-class _Desc:
-    """An sgk_tensor over a shape, keeping the shape storage alive."""
+class Desc:
+    """An sgk_tensor for ctypes calls (over a shape, with data at pointer),
+    keeping the shape storage alive."""
 
-    def __init__(self, code, shape, pointer):
+    def __init__(self, code, shape, pointer=None):
         self.shape = tuple(int(d) for d in shape)
         self._dims = (ctypes.c_int64 * max(len(self.shape), 1))(*self.shape)
         self.struct = _lib.Tensor(code, len(self.shape), self._dims, pointer)
@@ -175,7 +177,7 @@ _DUMMY = (ctypes.c_int64 * 1)()
 
 def gather_nd_shape(code, d_shape, i_shape, batch_dims):
     dummy = ctypes.addressof(_DUMMY)
-    dd, ii = _Desc(code, d_shape, dummy), _Desc(_dtypes.INT64, i_shape, dummy)
+    dd, ii = Desc(code, d_shape, dummy), Desc(_dtypes.INT64, i_shape, dummy)
     shape = (ctypes.c_int64 * (len(d_shape) + len(i_shape) + 1))()
     rank = ctypes.c_int32()
     check(_lib.lib().sgk_gather_nd_shape(dd.ref, ii.ref, int(batch_dims), shape,

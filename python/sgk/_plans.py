@@ -6,6 +6,8 @@ directly on ndarrays of exactly the planned dtype and shapes; anything else
 comes back to _execute_general here, which converts (or rejects) the
 arguments as the one-shot operators do.
 """
+import ctypes
+
 from . import _dtypes, _marshal
 from ._native import PlanBase as _PlanBase
 from ._native import ext as _ext
@@ -24,14 +26,21 @@ class Plan(_PlanBase):
     _scatter = False
 
     def _build(self, plan_fn, args, data_spec, updates_spec, output_shape, override):
-        """Plans with plan_fn(self, code, data_shape, *args), then tells the
-        extension what execute may take directly."""
+        """Plans with the extension's plan_fn(self, code, data_shape, *args),
+        or with a ctypes entry point plan_fn(sgk_plan **, *args) for one the
+        extension has no planning function for; then tells the extension
+        what execute may take directly."""
         self._data_shape, self._dtype, self._code = data_spec
         self._updates_shape = updates_spec[0] if updates_spec else None
         self._updates_dtype = updates_spec[1] if updates_spec else None
         self.output_shape = tuple(output_shape)
         self._override = override
-        plan_fn(self, self._code, self._data_shape, *args)
+        if isinstance(plan_fn, ctypes._CFuncPtr):
+            handle = ctypes.c_void_p()
+            _marshal.check(plan_fn(ctypes.byref(handle), *args))
+            self._adopt_address(handle.value)
+        else:
+            plan_fn(self, self._code, self._data_shape, *args)
         direct_dtype = None if self._code == _dtypes.STRING else self._dtype
         self._expect(direct_dtype, self._code, self._data_shape, self._updates_shape,
                      self.output_shape)
