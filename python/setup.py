@@ -62,7 +62,8 @@ setup(
         sources=[os.path.join(EXT_DIR, name) for name in
                  ("module.c", "status.c", "operands.c", "oneshot.c", "plan.c")],
         depends=[os.path.join(EXT_DIR, name) for name in
-                 ("common.h", "status.h", "operands.h", "oneshot.h", "plan.h")],
+                 ("common.h", "status.h", "operands.h", "oneshot.h", "plan.h")]
+        + [os.path.join(SOURCE_TREE, "include", "sgk.h")],
         extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wall", "-Wextra"],
     )],
     cmdclass={"build_ext": BuildWithLibrary},
