@@ -1,16 +1,36 @@
-"""Finding libsgk and declaring its C entry points for ctypes.
+"""Finding and loading libsgk.
 
 Lookup order: the SGK_LIBRARY environment variable (a path to libsgk.so),
-then a build tree (SGK_BUILD_DIR, then the source tree this package sits
-in: <repo>/src/.libs/libsgk.so), then the system's (ctypes.util.find_library).
-The library is loaded on first use, so importing the package never fails.
+then a build tree (SGK_BUILD_DIR), then the copy installed inside this
+package (libsgk.so.0 beside this file), then the source tree this package
+sits in (<repo>/src/.libs/libsgk.so), then the system's
+(ctypes.util.find_library).  Paths that do not exist are skipped.
+
+The library is loaded with ctypes before the extension module (_native.py),
+whose dependency on libsgk.so.0 then resolves to it by its soname: whichever
+library this lookup finds is the one every call goes to.  The ctypes
+declarations below serve what is not per-call work (the runtime queries,
+names, GatherND's shape) and entry points not yet in the extension.
 """
 import ctypes
 import ctypes.util
 import os
 import threading
 
-_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+_REPO = os.path.dirname(os.path.dirname(_PACKAGE))
+
+# The shared objects an installed package carries beside its modules
+# (setup.py copies them in): libsgk itself and, when it was built, the
+# OpenVINO extension (adapters/openvino).
+BUNDLED_LIBRARY = "libsgk.so.0"
+BUNDLED_OPENVINO_EXTENSION = "libsgk_openvino.so"
+
+
+def package_dir():
+    """The folder of the sgk package: where an installed package keeps its
+    libsgk (BUNDLED_LIBRARY) and, when built, libsgk_openvino.so."""
+    return _PACKAGE
 
 
 class LibraryNotFoundError(OSError):
@@ -69,6 +89,7 @@ def candidates():
     if build:
         found += [os.path.join(build, "src", ".libs", "libsgk.so"),
                   os.path.join(build, ".libs", "libsgk.so")]
+    found.append(os.path.join(_PACKAGE, BUNDLED_LIBRARY))
     found.append(os.path.join(_REPO, "src", ".libs", "libsgk.so"))
     system = ctypes.util.find_library("sgk")
     if system:

@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+"""The Python binding's per-call cost on tiny operations, against NumPy's
+equivalent, in one run.
+
+On an operation of a few KiB the library's own work is a fraction of a
+microsecond, so a call's time is mostly the binding's overhead: what
+issue #18 bounds (at most 2 us through the one-shot functions, at most 1 us
+through Plan.execute).  Each workload is timed as
+
+  sgk_oneshot      sgk.<op>(...) returning a new array (not in place)
+  sgk_oneshot_out  sgk.<op>(..., out=...) (in place for scatters)
+  sgk_plan         plan.execute(..., out=...) on a plan made once
+  numpy            NumPy's equivalent (fancy indexing, ufunc.at,
+                   take_along_axis, put_along_axis)
+  python_call      a Python function of as many arguments doing nothing:
+                   the interpreter's own floor
+
+and, with --ctypes-baseline REV (by default the last commit whose binding
+was ctypes), the same sgk calls through that revision's python/sgk, in a
+process of its own on this build's libsgk: the cost the extension module
+removed.  Every implementation's result is checked against NumPy's once
+before timing.  The rounds interleave the implementations, so that a slow
+spell of a shared machine does not fall on one alone; a figure is the
+median over the rounds of the mean time of --calls calls.
+
+    .venv/bin/python bench/python-overhead.py                 # after make
+    .venv/bin/python bench/python-overhead.py --quick --json /tmp/x.json
+
+Writes bench/results/python-overhead.json (machine, date, commit, versions,
+then one row per workload and implementation) unless --json says where.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+# The last commit whose python/sgk called libsgk through ctypes.
+LAST_CTYPES_BINDING = "bb9e608"
+SGK_IMPLS = ["sgk_oneshot", "sgk_oneshot_out", "sgk_plan"]
+IMPLS = SGK_IMPLS + ["numpy", "python_call"]
+TARGET_US = {"sgk_oneshot": 2.0, "sgk_oneshot_out": 2.0, "sgk_plan": 1.0}
+
+
+# ---- workloads ---------------------------------------------------------------
+
+class Workload:
+    """One tiny operation: its operands, the sgk call in each form, and
+    NumPy's equivalent.  Each setup returns (run, result): run() makes one
+    call, result() the array it wrote."""
+
+    def __init__(self, name, description, op, data, indices, updates=None, reduction=None,
+                 axis=None, batch_dims=0, in_place=False):
+        self.name, self.description, self.op = name, description, op
+        self.data, self.indices, self.updates = data, indices, updates
+        self.reduction, self.axis, self.batch_dims = reduction, axis, batch_dims
+        self.in_place = in_place
+        self.scatter = updates is not None
+
+    def serves(self, impl):
+        """In place, a call returning a new array would copy the whole
+        cache: not the per-call cost this measures."""
+        return not (self.in_place and impl == "sgk_oneshot")
+
+    def operand_bytes(self):
+        arrays = [self.data, self.indices] + ([self.updates] if self.scatter else [])
+        return int(sum(a.nbytes for a in arrays))
+
+    def _args(self):
+        """The operator's positional arguments after (data, indices[, updates])."""
+        if self.op == "scatter_nd":
+            return (self.reduction,)
+        if self.op == "scatter_elements":
+            return (self.axis, self.reduction)
+        if self.op == "gather_nd":
+            return (self.batch_dims,)
+        return (self.axis,)
+
+    def _operands(self):
+        return (self.data, self.indices) + ((self.updates,) if self.scatter else ())
+
+    def _out(self):
+        if self.in_place:
+            return self.data.copy()
+        return np.empty_like(self.numpy_result())
+
+    def setup(self, impl, sgk):
+        fn = getattr(sgk, self.op) if sgk is not None else None
+        args = self._operands() + self._args()
+        if impl == "sgk_oneshot":
+            box = [None]
+
+            def run():
+                box[0] = fn(*args)
+            return run, lambda: box[0]
+        if impl == "sgk_oneshot_out":
+            out = self._out()
+            src = out if self.in_place else self.data
+            call_args = (src,) + args[1:]
+
+            def run():
+                fn(*call_args, out=out)
+            return run, lambda: out
+        if impl == "sgk_plan":
+            plan_cls = {"scatter_nd": sgk.ScatterNDPlan, "gather_nd": sgk.GatherNDPlan,
+                        "scatter_elements": sgk.ScatterElementsPlan,
+                        "gather_elements": sgk.GatherElementsPlan}[self.op]
+            plan = plan_cls(*args)
+            out = self._out()
+            src = out if self.in_place else self.data
+            execute = plan.execute
+            if self.scatter:
+                updates = self.updates
+
+                def run():
+                    execute(src, updates, out=out)
+            else:
+                def run():
+                    execute(src, out=out)
+            return run, lambda: out
+        if impl == "numpy":
+            return self._numpy()
+        if impl == "python_call":
+            def nothing(*_args, out=None):
+                return out
+
+            def run():
+                nothing(*args, out=None)
+            return run, lambda: None
+        raise ValueError(impl)
+
+    def _numpy(self):
+        """NumPy's equivalent, writing into a preallocated output like
+        sgk_oneshot_out (in place for in-place scatters)."""
+        out = np.empty_like(self.numpy_result()) if not self.in_place else self.data.copy()
+        data, idx, upd = self.data, self.indices, self.updates
+        if self.op == "scatter_nd":
+            cols = tuple(idx.reshape(-1, idx.shape[-1]).T)
+            ufunc = {"add": np.add, "max": np.maximum}.get(self.reduction)
+
+            def apply():
+                if ufunc is None:
+                    out[cols] = upd
+                else:
+                    ufunc.at(out, cols, upd)
+        elif self.op == "scatter_elements":
+            rows = np.arange(idx.shape[0])[:, None]
+            ufunc = {"add": np.add, "max": np.maximum}.get(self.reduction)
+
+            def apply():
+                if ufunc is None:
+                    np.put_along_axis(out, idx, upd, axis=self.axis)
+                else:
+                    ufunc.at(out, (rows, idx), upd)
+        elif self.op == "gather_nd":  # rows (k = 1), as the workloads have
+            rows = idx.reshape(-1)
+
+            def run():
+                np.take(data, rows, axis=0, out=out.reshape((-1,) + data.shape[1:]))
+            return run, lambda: out
+        else:
+            def run():
+                out[...] = np.take_along_axis(data, idx, axis=self.axis)
+            return run, lambda: out
+        if self.in_place:
+            return apply, lambda: out
+
+        def copy_then_apply():
+            np.copyto(out, data)
+            apply()
+        return copy_then_apply, lambda: out
+
+    def numpy_result(self):
+        """The expected result, from NumPy on fresh arrays."""
+        data, idx, upd = self.data, self.indices, self.updates
+        if self.op in ("scatter_nd", "scatter_elements"):
+            out = data.copy()
+            if self.op == "scatter_nd":
+                cols = tuple(idx.reshape(-1, idx.shape[-1]).T)
+                where = cols
+            else:
+                where = (np.arange(idx.shape[0])[:, None], idx)
+            if self.reduction == "none":
+                out[where] = upd
+            else:
+                {"add": np.add, "max": np.maximum}[self.reduction].at(out, where, upd)
+            return out
+        if self.op == "gather_nd":
+            return data[tuple(idx.reshape(-1, idx.shape[-1]).T)].reshape(
+                idx.shape[:-1] + data.shape[idx.shape[-1]:])
+        return np.take_along_axis(data, idx, axis=self.axis)
+
+
+def make_workloads():
+    rng = np.random.default_rng(18)
+    w = []
+    # The row of issue #18: one new token per head into a KV cache, in place
+    # (the cache is 32 MiB; the call writes 16 KiB of it).
+    cache = rng.standard_normal((1, 32, 2048, 128)).astype(np.float32)
+    pos = 2048 - 7
+    idx = np.array([[0, h, pos] for h in range(32)], dtype=np.int64)
+    token = rng.standard_normal((32, 128)).astype(np.float32)
+    w.append(Workload("kv_cache_token_inplace_f32",
+                      "ScatterND none in place, cache [1,32,2048,128] f32, one token per head",
+                      "scatter_nd", cache, idx, token, "none", in_place=True))
+    # Tiny operations (< 4 KiB of operands), each op once.
+    data = rng.standard_normal((64, 8)).astype(np.float32)
+    rows = np.array([[3], [-5], [17], [3]], dtype=np.int64)
+    upd = rng.standard_normal((4, 8)).astype(np.float32)
+    w.append(Workload("tiny_scatter_nd_none", "ScatterND none, data [64,8] f32, 4 rows",
+                      "scatter_nd", data, rows, upd, "none"))
+    w.append(Workload("tiny_scatter_nd_add", "ScatterND add, data [64,8] f32, 4 rows "
+                      "(one duplicate)", "scatter_nd", data, rows, upd, "add"))
+    w.append(Workload("tiny_gather_nd", "GatherND, data [64,8] f32, 4 rows",
+                      "gather_nd", data, rows, batch_dims=0))
+    eidx = rng.integers(0, 8, (64, 2)).astype(np.int64)
+    eupd = rng.standard_normal((64, 2)).astype(np.float32)
+    w.append(Workload("tiny_scatter_elements_add",
+                      "ScatterElements add axis 1, data [64,8] f32, indices [64,2]",
+                      "scatter_elements", data, eidx, eupd, "add", axis=1))
+    w.append(Workload("tiny_gather_elements",
+                      "GatherElements axis 1, data [64,8] f32, indices [64,2]",
+                      "gather_elements", data, eidx, axis=1))
+    return w
+
+
+# ---- timing ------------------------------------------------------------------
+
+def per_call_us(run, calls):
+    """Mean time of one call over `calls` calls, in microseconds."""
+    start = time.perf_counter_ns()
+    for _ in range(calls):
+        run()
+    return (time.perf_counter_ns() - start) / calls / 1000.0
+
+
+def measure(workloads, impls, sgk, calls, rounds):
+    """{(workload, impl): {"rounds_us": [...], "matches_numpy": bool}}."""
+    runs = {}
+    results = {}
+    for w in workloads:
+        want = w.numpy_result()
+        for impl in filter(w.serves, impls):
+            run, result = w.setup(impl, sgk)
+            run()  # warm up; in place, the result is checked after one call
+            got = result()
+            ok = None if got is None else (got.shape == want.shape
+                                           and got.tobytes() == want.tobytes())
+            runs[w.name, impl] = run
+            results[w.name, impl] = {"rounds_us": [], "matches_numpy": ok}
+    for r in range(rounds):
+        order = list(runs) if r % 2 == 0 else list(reversed(runs))
+        for key in order:
+            results[key]["rounds_us"].append(per_call_us(runs[key], calls))
+    return results
+
+
+# ---- the ctypes baseline -------------------------------------------------------
+
+def ctypes_baseline(rev, calls, rounds, library):
+    """The sgk rows of revision rev's python/sgk, measured by this script in
+    a process of its own; (impl prefix, rows) or (None, reason)."""
+    with tempfile.TemporaryDirectory(prefix="sgk-ctypes-") as tmp:
+        archive = os.path.join(tmp, "python.tar")
+        try:
+            subprocess.run(["git", "-C", REPO, "archive", "-o", archive, rev, "python/sgk"],
+                           check=True, capture_output=True)
+            with tarfile.open(archive) as tar:
+                tar.extractall(tmp)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            return None, f"could not take python/sgk at {rev}: {exc}"
+        env = dict(os.environ, SGK_LIBRARY=library)
+        env.pop("SGK_BUILD_DIR", None)
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker",
+                               os.path.join(tmp, "python"), "--calls", str(calls),
+                               "--rounds", str(rounds)],
+                              env=env, capture_output=True, text=True)
+        if proc.returncode != 0:
+            return None, f"the {rev} binding failed: {proc.stderr.strip()[-400:]}"
+        return f"ctypes_{rev}", json.loads(proc.stdout)
+
+
+# ---- report ------------------------------------------------------------------
+
+def machine():
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (f"{model}; {os.cpu_count()} logical cpus; {platform.system()} "
+            f"{platform.release()} {platform.machine()}")
+
+
+def commit():
+    try:
+        head = subprocess.run(["git", "-C", REPO, "rev-parse", "--short=12", "HEAD"],
+                              check=True, capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+                               check=True, capture_output=True, text=True).stdout.strip()
+        return head + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def rows_of(workloads, results, impl_names=None):
+    rows = []
+    for w in workloads:
+        numpy_us = statistics.median(results[w.name, "numpy"]["rounds_us"]) \
+            if (w.name, "numpy") in results else None
+        for (name, impl), r in results.items():
+            if name != w.name:
+                continue
+            us = statistics.median(r["rounds_us"])
+            rows.append({
+                "workload": w.name, "description": w.description, "op": w.op,
+                "operand_bytes": w.operand_bytes(),
+                "impl": (impl_names or {}).get(impl, impl),
+                "per_call_us": us, "min_us": min(r["rounds_us"]), "max_us": max(r["rounds_us"]),
+                "rounds_us": r["rounds_us"],
+                "vs_numpy": us / numpy_us if numpy_us else None,
+                "target_us": TARGET_US.get(impl),
+                "matches_numpy": r["matches_numpy"],
+            })
+    return rows
+
+
+def print_table(rows):
+    print(f"{'workload':28} {'impl':32} {'us/call':>8} {'min':>7} {'max':>7} "
+          f"{'x numpy':>8}  check")
+    for r in rows:
+        vs = f"{r['vs_numpy']:.2f}" if r["vs_numpy"] is not None else "-"
+        check = {True: "ok", False: "DIFFERS", None: "-"}[r["matches_numpy"]]
+        target = r["target_us"]
+        if target is not None and r["per_call_us"] > target:
+            check += f" (above {target:g} us)"
+        print(f"{r['workload']:28} {r['impl']:32} {r['per_call_us']:8.3f} {r['min_us']:7.3f} "
+              f"{r['max_us']:7.3f} {vs:>8}  {check}")
+
+
+def import_sgk(package_dir):
+    sys.path.insert(0, package_dir)
+    import sgk
+    return sgk
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--calls", type=int, default=20000, help="calls per timed round")
+    ap.add_argument("--rounds", type=int, default=9, help="timed rounds per implementation")
+    ap.add_argument("--quick", action="store_true", help="2000 calls, 3 rounds: a smoke test")
+    ap.add_argument("--json", default=os.path.join(HERE, "results", "python-overhead.json"),
+                    help="where to write the results ('' for nowhere)")
+    ap.add_argument("--ctypes-baseline", default=LAST_CTYPES_BINDING, metavar="REV",
+                    help="also time revision REV's binding ('' to skip); default: the last "
+                         "ctypes one")
+    ap.add_argument("--worker", metavar="PACKAGE_DIR", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.quick:
+        args.calls, args.rounds = 2000, 3
+
+    workloads = make_workloads()
+    if args.worker:  # the baseline's process: its sgk rows as JSON on stdout
+        sgk = import_sgk(args.worker)
+        results = measure(workloads, SGK_IMPLS, sgk, args.calls, args.rounds)
+        json.dump([[name, impl, r] for (name, impl), r in results.items()], sys.stdout)
+        return 0
+
+    sgk = import_sgk(os.path.join(REPO, "python"))
+    print(f"sgk {sgk.version()} from {sgk.library_path()}; numpy {np.__version__}; "
+          f"python {platform.python_version()}")
+    print(f"{args.calls} calls per round, {args.rounds} rounds; {machine()}")
+    results = measure(workloads, IMPLS, sgk, args.calls, args.rounds)
+    baseline_note = "skipped"
+    if args.ctypes_baseline:
+        prefix, baseline = ctypes_baseline(args.ctypes_baseline, args.calls, args.rounds,
+                                           sgk.library_path())
+        if prefix is None:
+            baseline_note = baseline
+            print(f"ctypes baseline: {baseline}")
+        else:
+            baseline_note = f"python/sgk of {args.ctypes_baseline} on this build's libsgk"
+            for name, impl, r in baseline:
+                results[name, f"{prefix}:{impl}"] = r
+    rows = rows_of(workloads, results)
+    print_table(rows)
+    report = {
+        "benchmark": "python-overhead",
+        "machine": machine(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": commit(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "sgk": sgk.version(),
+        "library": sgk.library_path(),
+        "runtime": sgk.runtime_describe(),
+        "calls_per_round": args.calls,
+        "rounds": args.rounds,
+        "ctypes_baseline": baseline_note,
+        "targets_us": TARGET_US,
+        "rows": rows,
+    }
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+            f.write("\n")
+        print(f"wrote {args.json}")
+    failed = [r for r in rows if r["matches_numpy"] is False]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

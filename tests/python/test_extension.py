@@ -1,0 +1,192 @@
+"""Tests of the binding's two paths (python/ext/ and python/sgk/_marshal.py):
+every call the extension takes directly must give the bytes and the errors
+the general path gives for the same values, and plans must survive close()
+while other threads execute them.  References are NumPy's own indexing.
+
+Run by tests/test_python.sh after test_binding.py.
+"""
+import os
+import sys
+import threading
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+
+import sgk  # noqa: E402
+from sgk import _native  # noqa: E402
+
+RNG = np.random.default_rng(1811)
+
+
+def strided(a):
+    """The same values in a non-contiguous array: the extension declines it."""
+    wide = np.empty(a.shape + (2,), a.dtype)
+    wide[..., 0] = a
+    return wide[..., 0]
+
+
+class Recorder:
+    """Counts the calls the extension module declines (NotImplemented)."""
+
+    def __init__(self, name):
+        self.name, self.declined = name, 0
+
+    def __enter__(self):
+        self.real = getattr(_native.ext, self.name)
+
+        def wrapper(*args):
+            result = self.real(*args)
+            if result is NotImplemented:
+                self.declined += 1
+            return result
+        from sgk import _oneshot
+        self.module = _oneshot
+        self.saved = _oneshot._ext
+        recorder = self
+
+        class Proxy:
+            def __getattr__(self, attr):
+                return wrapper if attr == recorder.name else getattr(recorder.saved, attr)
+        _oneshot._ext = Proxy()
+        return self
+
+    def __exit__(self, *exc):
+        self.module._ext = self.saved
+
+
+class PathTests(unittest.TestCase):
+    def test_extension_is_loaded(self):
+        self.assertEqual(_native.ext.__name__, "sgk._sgk")
+        self.assertTrue(issubclass(sgk.ScatterNDPlan, _native.ext.PlanBase))
+
+    def cases(self):
+        data = RNG.standard_normal((16, 6)).astype(np.float32)
+        rows = RNG.integers(-16, 16, (9, 1))
+        upd = RNG.standard_normal((9, 6)).astype(np.float32)
+        eidx = RNG.integers(-6, 6, (16, 3))
+        eupd = RNG.standard_normal((16, 3)).astype(np.float32)
+        want_add = data.copy()
+        np.add.at(want_add, rows[:, 0] % 16, upd)
+        want_emax = data.copy()
+        np.maximum.at(want_emax, (np.arange(16)[:, None], eidx % 6), eupd)
+        return [
+            ("scatter_nd", (data, rows, upd, "add"), want_add),
+            ("gather_nd", (data, rows), data[rows[:, 0]]),
+            ("scatter_elements", (data, eidx, eupd, 1, "max"), want_emax),
+            ("gather_elements", (data, eidx, 1), np.take_along_axis(data, eidx % 6, 1)),
+        ]
+
+    def test_direct_and_general_paths_agree(self):
+        for name, args, want in self.cases():
+            fn = getattr(sgk, name)
+            with self.subTest(op=name):
+                with Recorder(name) as rec:
+                    direct = fn(*args)
+                self.assertEqual(rec.declined, 0)
+                with Recorder(name) as rec:
+                    general = fn(*[strided(a) if isinstance(a, np.ndarray) else a
+                                   for a in args])
+                self.assertEqual(rec.declined, 1)
+                for got in (direct, general):
+                    self.assertEqual(got.dtype, want.dtype)
+                    self.assertEqual(got.tobytes(), want.tobytes())
+
+    def test_direct_and_general_errors_agree(self):
+        data = np.zeros((4, 4), np.float32)
+        bad = np.array([[1], [4]])  # 4 is out of range
+        upd = np.ones((2, 4), np.float32)
+        messages = []
+        for d in (data, strided(data)):
+            with self.assertRaises(sgk.IndexOutOfRangeError) as cm:
+                sgk.scatter_nd(d, bad, upd, "add")
+            messages.append(cm.exception.message)
+        self.assertEqual(messages[0], messages[1])
+        self.assertIn("scatter_nd", messages[0])
+
+    def test_declined_arguments_keep_their_errors(self):
+        data = np.zeros(4, np.float32)
+        with self.assertRaises(sgk.InvalidArgumentError):
+            sgk.scatter_nd(data, [[0]], np.ones(1, np.float32), True)  # a bool reduction
+        with self.assertRaises(sgk.InvalidArgumentError):
+            sgk.scatter_nd(data, [[0]], np.ones(1, np.float32), out=np.zeros(4, np.float64))
+        with self.assertRaises(sgk.InvalidArgumentError):  # out not C-contiguous
+            sgk.gather_nd(np.zeros((4, 3), np.float32), [[0], [1]],
+                          out=np.zeros((3, 2), np.float32).T)
+        ro = np.zeros(4, np.float32)
+        ro.flags.writeable = False
+        with self.assertRaises(sgk.InvalidArgumentError):
+            sgk.scatter_nd(data, [[0]], np.ones(1, np.float32), out=ro)
+
+    def test_subclass_takes_the_general_path(self):
+        class Tagged(np.ndarray):
+            pass
+        data = np.arange(8, dtype=np.int32).view(Tagged)
+        with Recorder("gather_nd") as rec:
+            got = sgk.gather_nd(data, np.array([[7], [0]]))
+        self.assertEqual(rec.declined, 1)
+        self.assertEqual(type(got), np.ndarray)
+        self.assertEqual(got.tolist(), [7, 0])
+
+
+class PlanLifetimeTests(unittest.TestCase):
+    def test_close_while_executing(self):
+        table = RNG.standard_normal((4096, 256)).astype(np.float32)
+        ids = RNG.integers(0, 4096, (8192, 1))
+        want = table[ids[:, 0]]
+        plan = sgk.GatherNDPlan(table, ids)
+        started = threading.Barrier(3)
+        outcomes = []
+
+        def run():
+            started.wait()
+            done = 0
+            try:
+                while True:
+                    got = plan.execute(table)
+                    if got.tobytes() != want.tobytes():
+                        outcomes.append("wrong result")
+                        return
+                    done += 1
+            except sgk.InvalidArgumentError as e:  # closed: the next call says so
+                outcomes.append("closed" if "closed" in e.message else e.message)
+        threads = [threading.Thread(target=run) for _ in range(2)]
+        for t in threads:
+            t.start()
+        started.wait()
+        plan.execute(table)
+        plan.close()
+        for t in threads:
+            t.join(60)
+        self.assertEqual(outcomes, ["closed", "closed"])
+        self.assertTrue(plan.closed)
+
+    def test_plan_is_made_once(self):
+        data = np.zeros(4, np.float32)
+        plan = sgk.GatherNDPlan(data, [[1]])
+        with self.assertRaises(sgk.InvalidArgumentError):
+            _native.ext.plan_gather_nd(plan, 11, (4,), np.array([[1]]), 0, 0)
+        np.testing.assert_array_equal(plan.execute(np.arange(4, dtype=np.float32)), [1])
+
+
+def main():
+    runner = unittest.TextTestRunner(verbosity=2, stream=sys.stdout)
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    result = runner.run(suite)
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    skipped = len(result.skipped)
+    passed = result.testsRun - failed - skipped
+    print(f"[==========] {result.testsRun} test(s) run.")
+    print(f"[  PASSED  ] {passed} test(s).")
+    if failed:
+        print(f"[  FAILED  ] {failed} test(s), listed below:")
+        for test, _ in result.failures + result.errors:
+            print(f"[  FAILED  ] {test.id()}")
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
