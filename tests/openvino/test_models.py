@@ -71,7 +71,9 @@ def run_both(model, feeds, want, label, streams=1):
                  for a, w in zip(alone, want) if not definition.same(a, w)]
     except RuntimeError as exc:
         lines = [line for line in str(exc).splitlines() if line.strip()]
-        wrong = [f"raised {lines[-1] if lines else type(exc).__name__}"]
+        cause = next((line.strip(" -") for line in lines if "conversion rule" in line),
+                     lines[-1] if lines else type(exc).__name__)
+        wrong = [f"raised {cause}"]
     if wrong:
         findings.append(f"{label}: OpenVINO alone differs: {'; '.join(wrong)}")
         return "OpenVINO alone differs"
