@@ -2,7 +2,7 @@
 // op_type and the function that turns such a node into an sgk operator.
 // Registering a name replaces OpenVINO's own translation of every opset
 // version of it in the default domain, so one row covers all versions.
-// Adding an operator (Gather, TensorScatter) is one converter and one row.
+// Adding an operator is one converter and one row.
 #pragma once
 
 #include <vector>

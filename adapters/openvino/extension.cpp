@@ -1,4 +1,4 @@
-// The module's entry point for OpenVINO (ov::Core::add_extension): the four
+// The module's entry point for OpenVINO (ov::Core::add_extension): the six
 // operators, for IR and model cloning, and the ONNX-frontend conversions
 // of conversions.cpp that create them.  Loading it moves sgk's parallel
 // loops onto oneTBB (tbb_backend.hpp).
@@ -12,8 +12,10 @@
 #include "conversions.hpp"
 #include "gather_elements_op.hpp"
 #include "gather_nd_op.hpp"
+#include "gather_op.hpp"
 #include "scatter_elements_op.hpp"
 #include "scatter_nd_op.hpp"
+#include "tensor_scatter_op.hpp"
 #include "tbb_backend.hpp"
 
 namespace {
@@ -25,6 +27,8 @@ std::vector<ov::Extension::Ptr> make_extensions() {
         std::make_shared<ov::OpExtension<sgk_openvino::GatherNDOp>>(),
         std::make_shared<ov::OpExtension<sgk_openvino::ScatterElementsOp>>(),
         std::make_shared<ov::OpExtension<sgk_openvino::GatherElementsOp>>(),
+        std::make_shared<ov::OpExtension<sgk_openvino::GatherOp>>(),
+        std::make_shared<ov::OpExtension<sgk_openvino::TensorScatterOp>>(),
     };
     for (const auto& conversion : sgk_openvino::conversions()) {
         extensions.push_back(std::make_shared<ov::frontend::onnx::ConversionExtension>(

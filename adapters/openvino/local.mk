@@ -14,6 +14,8 @@ SGK_OPENVINO_SOURCES = \
 	adapters/openvino/gather_nd_op.cpp adapters/openvino/gather_nd_op.hpp \
 	adapters/openvino/scatter_elements_op.cpp adapters/openvino/scatter_elements_op.hpp \
 	adapters/openvino/gather_elements_op.cpp adapters/openvino/gather_elements_op.hpp \
+	adapters/openvino/gather_op.cpp adapters/openvino/gather_op.hpp \
+	adapters/openvino/tensor_scatter_op.cpp adapters/openvino/tensor_scatter_op.hpp \
 	adapters/openvino/conversions.cpp adapters/openvino/conversions.hpp \
 	adapters/openvino/tbb_backend.cpp adapters/openvino/tbb_backend.hpp
 SGK_OPENVINO_CPPFLAGS = -I$(top_srcdir)/include $(OPENVINO_CPPFLAGS) $(TBB_CPPFLAGS)

@@ -48,6 +48,7 @@ void Operand::bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage) {
     m_tensor.rank = static_cast<int32_t>(m_shape.size());
     m_tensor.shape = m_shape.empty() ? no_dimensions : m_shape.data();
     m_tensor.data = data;
+    m_bound = true;
 }
 
 Result::Result(ov::Tensor& output, sgk_dtype dtype, Storage storage)

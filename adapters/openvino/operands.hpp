@@ -30,7 +30,8 @@ public:
     Operand& operator=(const Operand&) = delete;
 
     void bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage);
-    const sgk_tensor* get() const { return &m_tensor; }
+    // Null until bound: an absent optional input.
+    const sgk_tensor* get() const { return m_bound ? &m_tensor : nullptr; }
     const void* data() const { return m_tensor.data; }
     const std::vector<int64_t>& shape() const { return m_shape; }
 
@@ -39,6 +40,7 @@ private:
     std::vector<const void*> m_strings;
     std::vector<uint16_t> m_narrowed;
     sgk_tensor m_tensor{};
+    bool m_bound = false;
 };
 
 // Where sgk writes an operator's result: the output tensor itself, or a

@@ -27,14 +27,16 @@ SgkOp::SgkOp(const ov::OutputVector& args, ov::element::Type declared_type)
 ov::element::Type SgkOp::validate_types() {
     ov::element::Type data_type = get_input_element_type(0);
     if (scatters()) {
-        NODE_VALIDATION_CHECK(this,
-                              ov::element::Type::merge(data_type, data_type, get_input_element_type(2)),
-                              "updates have element type ", get_input_element_type(2),
-                              ", data has ", get_input_element_type(0));
+        const ov::element::Type updates_type = get_input_element_type(updates_input());
+        NODE_VALIDATION_CHECK(this, ov::element::Type::merge(data_type, data_type, updates_type),
+                              "updates have element type ", updates_type, ", data has ",
+                              get_input_element_type(0));
     }
-    const ov::element::Type index_type = get_input_element_type(1);
-    NODE_VALIDATION_CHECK(this, index_type.is_dynamic() || is_index_type(index_type),
-                          "indices must be int32 or int64, not ", index_type);
+    if (has_indices()) {
+        const ov::element::Type index_type = get_input_element_type(indices_input());
+        NODE_VALIDATION_CHECK(this, index_type.is_dynamic() || is_index_type(index_type),
+                              "indices must be int32 or int64, not ", index_type);
+    }
     if (data_type.is_static()) {
         const SgkType sgk_type = sgk_type_of(data_type);
         NODE_VALIDATION_CHECK(this, sgk_type.known, "sgk cannot hold element type ", data_type);
@@ -58,7 +60,7 @@ sgk_reduction SgkOp::reduction_from_name(const std::string& name) const {
 }
 
 bool SgkOp::indices_are_constant() const {
-    return ov::is_type<ov::op::v0::Constant>(input_value(1).get_node());
+    return !has_indices() || ov::is_type<ov::op::v0::Constant>(input_value(indices_input()).get_node());
 }
 
 void SgkOp::throw_sgk_error(const char* step, sgk_status status) const {
@@ -71,7 +73,9 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
     const SgkType sgk_type = sgk_type_of(received);
     if (!sgk_type.known)
         OPENVINO_THROW("sgk cannot hold element type ", received, " (", get_friendly_name(), ")");
-    const ov::element::Type index_type = inputs[1].get_element_type();
+    const bool indexed = indices_input() < inputs.size();
+    const ov::element::Type index_type =
+        indexed ? inputs[indices_input()].get_element_type() : ov::element::i64;
     if (!is_index_type(index_type))
         OPENVINO_THROW("sgk: indices must be int32 or int64, not ", index_type, " (",
                        get_friendly_name(), ")");
@@ -85,10 +89,12 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
                                                               : Storage::direct;
     Operands operands;
     operands.data.bind(inputs[0], dtype, storage);
-    operands.indices.bind(inputs[1], index_type == ov::element::i32 ? SGK_INT32 : SGK_INT64,
-                          Storage::direct);
+    if (indexed) {
+        operands.indices.bind(inputs[indices_input()],
+                              index_type == ov::element::i32 ? SGK_INT32 : SGK_INT64, Storage::direct);
+    }
     if (scatters())
-        operands.updates.bind(inputs[2], dtype, storage);
+        operands.updates.bind(inputs[updates_input()], dtype, storage);
 
     ov::Shape shape;
     sgk_status status = result_shape(operands, &shape);
@@ -100,9 +106,11 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
 
     if (indices_are_constant()) {
         PlanKey key;
-        key.words = {static_cast<int64_t>(dtype), static_cast<int64_t>(operands.indices.get()->dtype)};
+        key.words = {static_cast<int64_t>(dtype),
+                     indexed ? static_cast<int64_t>(operands.indices.get()->dtype) : -1};
         append_shape(key.words, operands.data.shape());
-        append_shape(key.words, operands.indices.shape());
+        if (indexed)
+            append_shape(key.words, operands.indices.shape());
         if (scatters())
             append_shape(key.words, operands.updates.shape());
         auto kept = m_plans.get(

@@ -1,10 +1,10 @@
-// The base of the extension's operators: one evaluate() for all four.
+// The base of the extension's operators: one evaluate() for all six.
 //
 // evaluate() maps the tensors onto sgk (operands.hpp), sizes the output,
 // and runs either a kept plan, when the indices input is a Constant of the
 // model (an initializer or a folded subgraph: the plan is made by the first
-// evaluation and reused by every later one, plan_cache.hpp), or a one-shot
-// call.  It is reentrant: the CPU plugin evaluates one operator object from
+// evaluation and reused by every later one, plan_cache.hpp) or absent (a
+// TensorScatter without write_indices), or a one-shot call.  It is reentrant: the CPU plugin evaluates one operator object from
 // all its streams at once.  sgk's errors (an index out of range) are thrown
 // as ov::Exception carrying sgk_last_error(); nothing is written then.
 #pragma once
@@ -20,7 +20,8 @@
 
 namespace sgk_openvino {
 
-// The operands of one evaluation, as sgk sees them.
+// The operands of one evaluation, as sgk sees them.  indices is unbound
+// (get() null) when the node has no index input.
 struct Operands {
     Operand data, indices, updates;
 };
@@ -44,6 +45,11 @@ protected:
     // What each operator says about itself.
     virtual bool scatters() const = 0;
     virtual sgk_reduction reduction_code() const { return SGK_REDUCE_NONE; }
+    // Where the indices and the updates are among the node's inputs (data
+    // is input 0): ONNX puts TensorScatter's write_indices, which may be
+    // absent, after its update.  A position past the last input: none.
+    virtual size_t indices_input() const { return 1; }
+    virtual size_t updates_input() const { return 2; }
     // The output's shape for these operands (sgk checks them); SGK_OK or an
     // sgk status.
     virtual sgk_status result_shape(const Operands& operands, ov::Shape* shape) const = 0;
@@ -58,6 +64,7 @@ protected:
     sgk_reduction reduction_from_name(const std::string& name) const;
 
 private:
+    bool has_indices() const { return indices_input() < get_input_size(); }
     bool indices_are_constant() const;
     [[noreturn]] void throw_sgk_error(const char* step, sgk_status status) const;
 

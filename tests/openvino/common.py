@@ -20,7 +20,8 @@ EXTENSION = os.environ.get("SGK_OPENVINO_EXTENSION", "")
 # The CPU plugin would lower float32 to bfloat16 on CPUs with AMX or
 # AVX512-BF16; the comparisons are of exact results.
 CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
-SGK_OPS = ("SgkScatterND", "SgkGatherND", "SgkScatterElements", "SgkGatherElements")
+SGK_OPS = ("SgkScatterND", "SgkGatherND", "SgkScatterElements", "SgkGatherElements", "SgkGather",
+           "SgkTensorScatter")
 
 
 def extension_library():

@@ -6,7 +6,8 @@ tests/conformance/definition.py); OpenVINO without the extension runs the
 same inputs and where it disagrees the test says so (a finding, not a
 failure: that is what the extension is for).
 
-Also: every opset version of each operator converts; constant indices are
+Also: every opset version of each operator converts (Gather 1, 11, 13
+and TensorScatter 24 included; gathers of shapes stay OpenVINO's); constant indices are
 planned once and the plan reused across requests and streams; dynamic
 indices take one-shot calls; concurrent requests on two streams; dynamic
 shapes; out-of-range indices raise an OpenVINO error carrying sgk's
@@ -69,7 +70,10 @@ def run_both(model, feeds, want, label, streams=1):
         wrong = [definition.describe_difference(a, w, names=("openvino", "want"))
                  for a, w in zip(alone, want) if not definition.same(a, w)]
     except RuntimeError as exc:
-        wrong = [f"raised {str(exc).splitlines()[-1]}"]
+        lines = [line for line in str(exc).splitlines() if line.strip()]
+        cause = next((line.strip(" -") for line in lines if "conversion rule" in line),
+                     lines[-1] if lines else type(exc).__name__)
+        wrong = [f"raised {cause}"]
     if wrong:
         findings.append(f"{label}: OpenVINO alone differs: {'; '.join(wrong)}")
         return "OpenVINO alone differs"
@@ -136,6 +140,141 @@ def llm_decode_step(constant_position):
     outputs = {n: TensorProto.FLOAT for n in ("k_out", "v_out", "k_seen", "v_seen")}
     model = make_model(nodes, inputs, outputs, inits)
     return run_both(model, feeds, reference(model, feeds), "llm_decode_step")
+
+
+def llm_decode_step_tensor_scatter(mode):
+    """One decode step on a static KV cache, as opset-24 exporters write
+    it: K and V of one token per batch item written with TensorScatter at
+    each item's own position (write_indices an input: it moves every
+    step), then a window of the present cache read back with Gather along
+    the sequence axis (negative indices: the last positions).  OpenVINO
+    alone cannot load the model."""
+    rng = np.random.default_rng(7)
+    b, h, s, d = 3, 4, 32, 16
+    k_cache = rng.standard_normal((b, h, s, d)).astype(np.float32)
+    v_cache = rng.standard_normal((b, h, s, d)).astype(np.float32)
+    k_new = rng.standard_normal((b, h, 1, d)).astype(np.float32)
+    v_new = rng.standard_normal((b, h, 1, d)).astype(np.float32)
+    # circular: one position past the end wraps to 0, one far beyond it
+    positions = np.array([5, 31, 0] if mode == "linear" else [32, 31, 70], np.int64)
+    window = np.array([0, 1, 2, 5, 6, -2, -1], np.int64)
+    nodes = [helper.make_node("TensorScatter", ["k_cache", "k_new", "positions"], ["k_out"],
+                              mode=mode),
+             helper.make_node("TensorScatter", ["v_cache", "v_new", "positions"], ["v_out"],
+                              axis=2, mode=mode),
+             helper.make_node("Gather", ["k_out", "window"], ["k_seen"], axis=2),
+             helper.make_node("Gather", ["v_out", "window"], ["v_seen"], axis=-2)]
+    inputs = {"k_cache": k_cache, "v_cache": v_cache, "k_new": k_new, "v_new": v_new,
+              "positions": positions}
+    outputs = {n: TensorProto.FLOAT for n in ("k_out", "v_out", "k_seen", "v_seen")}
+    model = make_model(nodes, inputs, outputs, {"window": window}, opset=24)
+    ov_model = common.read(model)
+    kinds = sorted({op.get_type_name() for op in common.sgk_nodes(ov_model)})
+    assert kinds == ["SgkGather", "SgkTensorScatter"], kinds
+    note = run_both(model, inputs, reference(model, inputs), f"llm_decode_step_tensor_scatter {mode}")
+    return note.replace("OpenVINO alone differs", "OpenVINO alone cannot load it")
+
+
+def gather_and_tensor_scatter_opsets():
+    """Gather 1, 11, 13 (axis left out: 0) and TensorScatter 24 without
+    write_indices (left out or named ""), attributes left out (axis -2,
+    linear)."""
+    done = []
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    for opset in (1, 11, 13):
+        node = helper.make_node("Gather", ["data", "indices"], ["y"])
+        indices = np.array([[2, 0], [1, 2]], np.int64) if opset == 1 else np.array([-1, 0], np.int64)
+        model = make_model([node], {"data": data}, {"y": TensorProto.FLOAT},
+                           {"indices": indices}, opset)
+        ov_model, compiled = common.compile_model(model)
+        assert [o.get_type_name() for o in common.sgk_nodes(ov_model)] == ["SgkGather"]
+        got = common.infer(compiled, {"data": data})[0]
+        want = np.take(data, indices, axis=0)
+        assert definition.same(got, want), definition.describe_difference(got, want)
+        done.append(f"Gather-{opset}")
+    cache = np.arange(2 * 5 * 3, dtype=np.int32).reshape(2, 5, 3)
+    update = -np.arange(2 * 2 * 3, dtype=np.int32).reshape(2, 2, 3)
+    for names in (["cache", "update"], ["cache", "update", ""]):
+        node = helper.make_node("TensorScatter", names, ["y"])
+        model = make_model([node], {"cache": cache, "update": update}, {"y": TensorProto.INT32},
+                           opset=24)
+        ov_model, compiled = common.compile_model(model)
+        ops = common.sgk_nodes(ov_model)
+        assert [o.get_type_name() for o in ops] == ["SgkTensorScatter"]
+        assert len(ops[0].inputs()) == 2, "an absent write_indices became an input"
+        got = common.infer(compiled, {"cache": cache, "update": update})[0]
+        want = cache.copy()
+        want[:, 0:2, :] = update
+        assert definition.same(got, want), definition.describe_difference(got, want)
+    done.append("TensorScatter-24 without write_indices")
+    return ", ".join(done)
+
+
+def shape_gathers_stay_openvino():
+    """A Gather of a shape (Shape -> Gather -> Concat -> Reshape, as
+    exporters write a flatten) stays OpenVINO's, which keeps the reshaped
+    dimensions known; a Gather of data in the same model is sgk's."""
+    x = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
+    nodes = [helper.make_node("Shape", ["x"], ["shape"]),
+             helper.make_node("Gather", ["shape", "zero"], ["batch"], axis=0),
+             helper.make_node("Concat", ["batch", "minus_one"], ["target"], axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["flat"]),
+             helper.make_node("Gather", ["flat", "picks"], ["y"], axis=1)]
+    model = make_model(nodes, {"x": (TensorProto.FLOAT, ["b", 3, 4])}, {"y": TensorProto.FLOAT},
+                       {"zero": np.array([0], np.int64), "minus_one": np.array([-1], np.int64),
+                        "picks": np.array([11, -12, 5], np.int64)})
+    ov_model, compiled = common.compile_model(model)
+    assert [o.get_type_name() for o in common.sgk_nodes(ov_model)] == ["SgkGather"]
+    shape = common.sgk_nodes(ov_model)[0].get_output_partial_shape(0)
+    assert str(shape) == "[?,3]", f"inferred {shape}"
+    got = common.infer(compiled, {"x": x})[0]
+    want = x.reshape(2, -1)[:, [11, 0, 5]]
+    assert definition.same(got, want), definition.describe_difference(got, want)
+    return f"sgk's Gather output {shape}"
+
+
+def tensor_scatter_dynamic_shapes():
+    """A cache of any batch and length: one compiled model, two shapes."""
+    node = helper.make_node("TensorScatter", ["cache", "update", "at"], ["y"], mode="circular")
+    model = make_model([node], {"cache": (TensorProto.FLOAT16, ["b", 2, "s", 8]),
+                                "update": (TensorProto.FLOAT16, ["b", 2, "n", 8]),
+                                "at": (TensorProto.INT64, ["b"])},
+                       {"y": TensorProto.FLOAT16}, opset=24)
+    ov_model, compiled = common.compile_model(model)
+    shape = common.sgk_nodes(ov_model)[0].get_output_partial_shape(0)
+    assert str(shape) == "[?,2,?,8]", f"inferred {shape}"
+    rng = np.random.default_rng(8)
+    for b, s, n in ((1, 6, 1), (3, 20, 4)):
+        feeds = {"cache": rng.standard_normal((b, 2, s, 8)).astype(np.float16),
+                 "update": rng.standard_normal((b, 2, n, 8)).astype(np.float16),
+                 "at": rng.integers(-2 * s, 2 * s, b).astype(np.int64)}
+        got = common.infer(compiled, feeds)[0]
+        want = feeds["cache"].copy()
+        for i in range(b):
+            for j in range(n):
+                want[i, :, (feeds["at"][i] + j) % s] = feeds["update"][i, :, j]
+        assert definition.same(got, want), definition.describe_difference(got, want)
+    return f"output shape {shape}"
+
+
+def tensor_scatter_out_of_range():
+    """Linear mode writing past the sequence: an error carrying sgk's
+    message, the cache intact."""
+    cache = np.zeros((2, 4, 3), np.float32)
+    update = np.ones((2, 2, 3), np.float32)
+    at = np.array([0, 3], np.int64)
+    node = helper.make_node("TensorScatter", ["cache", "update", "at"], ["y"], axis=1)
+    inputs = {"cache": cache, "update": update, "at": at}
+    model = make_model([node], inputs, {"y": TensorProto.FLOAT}, opset=24)
+    compiled = common.compile_model(model)[1]
+    try:
+        common.infer(compiled, inputs)
+    except RuntimeError as exc:
+        message = str(exc)
+        assert "SGK_ERR_INDEX_OUT_OF_RANGE" in message and "write_indices[1] = 3" in message, message
+        assert not cache.any()
+        return message.strip().splitlines()[-1]
+    raise AssertionError("no error for write index 3 of 2 positions into 4")
 
 
 def beam_search_step():
@@ -441,10 +580,15 @@ def main():
     print(f"test_models: OpenVINO {ov.__version__.split('-')[0]}, onnx {onnx.__version__}, "
           f"{common.EXTENSION}")
     tally.run("every opset version converts", every_opset)
+    tally.run("Gather and TensorScatter opsets", gather_and_tensor_scatter_opsets)
+    tally.run("gathers of shapes stay OpenVINO's", shape_gathers_stay_openvino)
     for constant in (True, False):
         kind = "constant" if constant else "dynamic"
         tally.run(f"gnn layer, {kind} edges", gnn_layer, constant)
         tally.run(f"llm decode step, {kind} position", llm_decode_step, constant)
+    for mode in ("linear", "circular"):
+        tally.run(f"llm decode step, TensorScatter {mode} and Gather",
+                  llm_decode_step_tensor_scatter, mode)
     tally.run("beam search step", beam_search_step)
     tally.run("scatter_nd add float16, duplicates", float16_add_with_duplicates, "float16")
     tally.run("scatter_nd add bfloat16, duplicates", float16_add_with_duplicates, "bfloat16")
@@ -454,6 +598,8 @@ def main():
     tally.run("plans for constant indices", plans_for_constant_indices)
     tally.run("concurrent requests", concurrent_requests)
     tally.run("dynamic shapes", dynamic_shapes)
+    tally.run("TensorScatter dynamic shapes", tensor_scatter_dynamic_shapes)
+    tally.run("TensorScatter out of range", tensor_scatter_out_of_range)
     tally.run("out of range, constant indices", out_of_range, True)
     tally.run("out of range, dynamic indices", out_of_range, False)
     tally.run("threads", openmp_threads)

@@ -2,11 +2,13 @@
 // OpenVINO's CPU plugin (which cannot be loaded under AddressSanitizer), so
 // that the sanitizer build covers the adapter's own C++: every operator on
 // every type class against the independent reference (tests/reference.c),
+// Gather and TensorScatter (with and without write_indices) included,
 // including the 64-bit types the CPU plugin would lower; the f16/bf16
 // reductions of tensors a plugin lowered to f32; booleans held as u8;
 // strings; kept plans for Constant indices evaluated from several threads
 // at once; errors; shape inference with dynamic shapes; the TBB backend.
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
@@ -19,8 +21,10 @@
 #include "counters.hpp"
 #include "gather_elements_op.hpp"
 #include "gather_nd_op.hpp"
+#include "gather_op.hpp"
 #include "scatter_elements_op.hpp"
 #include "scatter_nd_op.hpp"
+#include "tensor_scatter_op.hpp"
 #include "tbb_backend.hpp"
 
 extern "C" {
@@ -193,6 +197,123 @@ void test_gathers_every_type(void**) {
     }
 }
 
+sgk_dtype index_dtype(ov::element::Type type) {
+    return type == ov::element::i32 ? SGK_INT32 : SGK_INT64;
+}
+
+// Gather on every type, both index types, every axis (negative ones too)
+// and indices of rank 0 to 2, the output sized by evaluate.
+void test_gather_every_type(void**) {
+    const ov::Shape index_shapes[] = {{}, {7}, {2, 3}};
+    for (const TypeCase& t : type_cases) {
+        ov::Tensor data = random_tensor(t, {3, 5, 4});
+        for (auto index_type : {ov::element::i32, ov::element::i64}) {
+            for (int64_t axis = -3; axis < 3; ++axis) {
+                const int64_t extent = int64_t(data.get_shape()[size_t(axis < 0 ? axis + 3 : axis)]);
+                for (const ov::Shape& index_shape : index_shapes) {
+                    ov::Tensor indices = index_tensor(index_type, index_shape, -extent, extent);
+                    auto op = std::make_shared<GatherOp>(parameter(data), parameter(indices), axis,
+                                                         t.ov_type);
+                    ov::Tensor out(t.ov_type, {0});
+                    assert_true(evaluate(op, out, {data, indices}));
+                    assert_true(op->get_output_partial_shape(0).to_shape() == out.get_shape());
+                    std::vector<int64_t> d, i;
+                    const sgk_tensor rd = view(data, t.dtype, d),
+                                     ri = view(indices, index_dtype(index_type), i);
+                    std::vector<uint8_t> want(out.get_byte_size());
+                    ref_gather(&rd, &ri, axis, want.data());
+                    expect_same(t, SGK_REDUCE_NONE, want, out, "gather");
+                }
+            }
+        }
+    }
+}
+
+// TensorScatter on every type, both modes, both index types, every
+// sequence axis, with write_indices given (as a Parameter and as a
+// Constant, which is planned) and left out.
+void test_tensor_scatter_every_type(void**) {
+    const ov::Shape cache_shape{3, 2, 6, 4};
+    for (const TypeCase& t : type_cases) {
+        for (sgk_tensor_scatter_mode mode : {SGK_TENSOR_SCATTER_LINEAR, SGK_TENSOR_SCATTER_CIRCULAR}) {
+            const char* mode_name = mode == SGK_TENSOR_SCATTER_LINEAR ? "linear" : "circular";
+            for (int64_t axis : {1, 2, -1, -2}) {
+                const size_t a = size_t(axis < 0 ? axis + 4 : axis);
+                const int64_t max_seq = int64_t(cache_shape[a]), seq = max_seq > 2 ? 2 : 1;
+                ov::Shape update_shape = cache_shape;
+                update_shape[a] = size_t(seq);
+                for (auto index_type : {ov::element::i32, ov::element::i64}) {
+                    for (int form = 0; form < 3; ++form) {  // parameter, constant, absent
+                        ov::Tensor cache = random_tensor(t, cache_shape);
+                        ov::Tensor update = random_tensor(t, update_shape);
+                        ov::Tensor write = mode == SGK_TENSOR_SCATTER_LINEAR
+                                               ? index_tensor(index_type, {3}, 0, max_seq - seq + 1)
+                                               : index_tensor(index_type, {3}, -3 * max_seq, 3 * max_seq);
+                        ov::OutputVector args = {parameter(cache), parameter(update)};
+                        ov::TensorVector inputs = {cache, update};
+                        if (form == 0)
+                            args.push_back(parameter(write));
+                        else if (form == 1)
+                            args.push_back(std::make_shared<ov::op::v0::Constant>(write));
+                        if (form != 2)
+                            inputs.push_back(write);
+                        auto op = std::make_shared<TensorScatterOp>(args, axis, mode_name, t.ov_type);
+                        ov::Tensor out(t.ov_type, {0});
+                        assert_true(evaluate(op, out, inputs));
+                        assert_true(out.get_shape() == cache_shape);
+                        std::vector<int64_t> c, u, w;
+                        const sgk_tensor rc = view(cache, t.dtype, c), ru = view(update, t.dtype, u),
+                                         rw = view(write, index_dtype(index_type), w);
+                        std::vector<uint8_t> want(cache.get_byte_size());
+                        ref_tensor_scatter(&rc, &ru, form == 2 ? nullptr : &rw, axis, mode, want.data());
+                        expect_same(t, SGK_REDUCE_NONE, want, out, mode_name);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Strings through both new operators: the chosen strings copied out, the
+// inputs untouched.
+void test_gather_and_tensor_scatter_strings(void**) {
+    ov::Tensor table(ov::element::string, {3, 2});
+    const char* words[] = {"a", "bb", "ccc", "dddd", "eeeee"};
+    for (size_t i = 0; i < 6; ++i)
+        table.data<std::string>()[i] = i == 5 ? std::string(60, 'f') : words[i];
+    ov::Tensor ids(ov::element::i64, {2});
+    ids.data<int64_t>()[0] = -1;
+    ids.data<int64_t>()[1] = 0;
+    auto gather = std::make_shared<GatherOp>(parameter(table), parameter(ids), 0, ov::element::string);
+    ov::Tensor rows(ov::element::string, {2, 2});
+    assert_true(evaluate(gather, rows, {table, ids}));
+    const std::string* got = rows.data<std::string>();
+    assert_string_equal(got[0].c_str(), "eeeee");
+    assert_true(got[1] == std::string(60, 'f'));
+    assert_string_equal(got[2].c_str(), "a");
+    assert_string_equal(got[3].c_str(), "bb");
+
+    ov::Tensor token(ov::element::string, {1, 1, 2});
+    token.data<std::string>()[0] = "x";
+    token.data<std::string>()[1] = std::string(40, 'y');
+    ov::Tensor cache(ov::element::string, {1, 3, 2});
+    for (size_t i = 0; i < 6; ++i)
+        cache.data<std::string>()[i] = table.data<std::string>()[i];
+    ov::Tensor at(ov::element::i64, {1});
+    at.data<int64_t>()[0] = -1;  // circular: the last position
+    auto scatter = std::make_shared<TensorScatterOp>(
+        ov::OutputVector{parameter(cache), parameter(token), parameter(at)}, -2, "circular",
+        ov::element::string);
+    ov::Tensor present(ov::element::string, {1, 3, 2});
+    assert_true(evaluate(scatter, present, {cache, token, at}));
+    got = present.data<std::string>();
+    assert_string_equal(got[0].c_str(), "a");
+    assert_string_equal(got[3].c_str(), "dddd");
+    assert_string_equal(got[4].c_str(), "x");
+    assert_true(got[5] == std::string(40, 'y'));
+    assert_string_equal(cache.data<std::string>()[4].c_str(), "eeeee");
+}
+
 // A plugin that lowers f16/bf16 to f32 hands the operator f32 tensors; a
 // reduction must still round after every update in the declared type.
 void test_lowered_16_bit_floats(void**) {
@@ -355,6 +476,79 @@ void test_errors(void**) {
     }
 }
 
+// Gather and TensorScatter out of range: an ov::Exception carrying sgk's
+// message, for constant (planned) and dynamic indices, nothing written.
+void test_gather_tensor_scatter_errors(void**) {
+    const TypeCase t{ov::element::f32, SGK_FLOAT32};
+    for (bool constant : {false, true}) {
+        auto index_input = [&](const ov::Tensor& indices) -> ov::Output<ov::Node> {
+            if (constant)
+                return std::make_shared<ov::op::v0::Constant>(indices);
+            return parameter(indices);
+        };
+        ov::Tensor data = random_tensor(t, {3, 4});
+        ov::Tensor ids(ov::element::i32, {2});
+        ids.data<int32_t>()[0] = 1;
+        ids.data<int32_t>()[1] = 7;
+        auto gather = std::make_shared<GatherOp>(parameter(data), index_input(ids), 1, ov::element::f32);
+        ov::Tensor out(ov::element::f32, {3, 2});
+        std::fill_n(out.data<float>(), 6, 42.0f);
+        std::string message;
+        try {
+            evaluate(gather, out, {data, ids});
+        } catch (const ov::Exception& e) {
+            message = e.what();
+        }
+        if (message.find("SGK_ERR_INDEX_OUT_OF_RANGE") == std::string::npos ||
+            message.find("7") == std::string::npos)
+            fail_msg("no sgk error for gather index 7 into 4: '%s'", message.c_str());
+        for (int i = 0; i < 6; ++i)
+            assert_true(out.data<float>()[i] == 42.0f);
+
+        ov::Tensor cache = random_tensor(t, {2, 5, 3}), update = random_tensor(t, {2, 2, 3});
+        ov::Tensor write(ov::element::i64, {2});
+        write.data<int64_t>()[0] = 0;
+        write.data<int64_t>()[1] = 4;  // positions [4, 6) leave a sequence of 5
+        auto scatter = std::make_shared<TensorScatterOp>(
+            ov::OutputVector{parameter(cache), parameter(update), index_input(write)}, 1, "linear",
+            ov::element::f32);
+        ov::Tensor present(ov::element::f32, {2, 5, 3});
+        std::fill_n(present.data<float>(), 30, 42.0f);
+        message.clear();
+        try {
+            evaluate(scatter, present, {cache, update, write});
+        } catch (const ov::Exception& e) {
+            message = e.what();
+        }
+        if (message.find("SGK_ERR_INDEX_OUT_OF_RANGE") == std::string::npos ||
+            message.find("write_indices[1] = 4") == std::string::npos)
+            fail_msg("no sgk error for write index 4: '%s'", message.c_str());
+        for (int i = 0; i < 30; ++i)
+            assert_true(present.data<float>()[i] == 42.0f);
+    }
+}
+
+// A TensorScatter without write_indices writes from position 0 and, its
+// indices being absent rather than dynamic, keeps one plan.
+void test_tensor_scatter_plan_without_indices(void**) {
+    const TypeCase t{ov::element::f16, SGK_FLOAT16};
+    ov::Tensor cache = random_tensor(t, {2, 8, 4}), update = random_tensor(t, {2, 3, 4});
+    auto op = std::make_shared<TensorScatterOp>(ov::OutputVector{parameter(cache), parameter(update)}, 1,
+                                                "linear", ov::element::f16);
+    const uint64_t plans_before = counters().plans_built.load();
+    for (int round = 0; round < 3; ++round) {
+        ov::Tensor fresh = random_tensor(t, {2, 8, 4});
+        ov::Tensor out(t.ov_type, {2, 8, 4});
+        assert_true(evaluate(op, out, {fresh, update}));
+        std::vector<int64_t> c, u;
+        const sgk_tensor rc = view(fresh, t.dtype, c), ru = view(update, t.dtype, u);
+        std::vector<uint8_t> want(fresh.get_byte_size());
+        ref_tensor_scatter(&rc, &ru, nullptr, 1, SGK_TENSOR_SCATTER_LINEAR, want.data());
+        expect_same(t, SGK_REDUCE_NONE, want, out, "no write_indices");
+    }
+    assert_int_equal(counters().plans_built.load() - plans_before, 1);
+}
+
 void test_shape_inference(void**) {
     using ov::Dimension;
     using ov::PartialShape;
@@ -382,13 +576,71 @@ void test_shape_inference(void**) {
     auto clone = scatter->clone_with_new_inputs(scatter->input_values());
     assert_true(std::dynamic_pointer_cast<ScatterNDOp>(clone)->declared_type() == ov::element::f16);
 
-    bool refused = false;
-    try {
-        GatherNDOp(param(ov::element::f32, {5, 6}), param(ov::element::f32, {3, 1}), 0, ov::element::f32);
-    } catch (const ov::Exception&) {
-        refused = true;
+    auto gather = std::make_shared<GatherOp>(param(ov::element::bf16, {Dimension::dynamic(), 7, 3}),
+                                             param(ov::element::i32, {2, Dimension::dynamic()}), -2,
+                                             ov::element::bf16);
+    assert_true(gather->get_output_partial_shape(0).same_scheme(
+        PartialShape{Dimension::dynamic(), 2, Dimension::dynamic(), 3}));
+    auto scalar_index = std::make_shared<GatherOp>(param(ov::element::f32, {5, 6}),
+                                                   param(ov::element::i64, PartialShape{}), 0,
+                                                   ov::element::f32);
+    assert_true(scalar_index->get_output_partial_shape(0).same_scheme(PartialShape{6}));
+    auto unknown_indices = std::make_shared<GatherOp>(param(ov::element::f32, {5, 6}),
+                                                      param(ov::element::i64, PartialShape::dynamic()), 1,
+                                                      ov::element::f32);
+    assert_true(unknown_indices->get_output_partial_shape(0).rank().is_dynamic());
+
+    // The cache's shape, refined by the update's batch and head dimensions
+    // and by write_indices' length.
+    auto ts = std::make_shared<TensorScatterOp>(
+        ov::OutputVector{param(ov::element::f16, {Dimension::dynamic(), Dimension::dynamic(), 4096, 128}),
+                         param(ov::element::f16, {Dimension::dynamic(), 32, 1, 128}),
+                         param(ov::element::i64, {8})},
+        -2, "circular", ov::element::f16);
+    assert_true(ts->get_output_partial_shape(0).same_scheme(PartialShape{8, 32, 4096, 128}));
+    auto ts_dynamic = std::make_shared<TensorScatterOp>(
+        ov::OutputVector{param(ov::element::u8, PartialShape::dynamic()),
+                         param(ov::element::u8, {2, Dimension::dynamic(), 5})},
+        1, "linear", ov::element::u8);
+    assert_true(ts_dynamic->get_output_partial_shape(0).same_scheme(PartialShape{2, Dimension::dynamic(), 5}));
+    auto ts_clone = std::dynamic_pointer_cast<TensorScatterOp>(ts->clone_with_new_inputs(ts->input_values()));
+    assert_true(ts_clone && ts_clone->get_input_size() == 3 && ts_clone->declared_type() == ov::element::f16);
+
+    const std::function<void()> refusals[] = {
+        [&] { GatherNDOp(param(ov::element::f32, {5, 6}), param(ov::element::f32, {3, 1}), 0, ov::element::f32); },
+        [&] { GatherOp(param(ov::element::f32, {5, 6}), param(ov::element::i64, {3}), 2, ov::element::f32); },
+        [&] { GatherOp(param(ov::element::f32, {5, 6}), param(ov::element::f16, {3}), 0, ov::element::f32); },
+        [&] {  // axis 0 is the batch
+            TensorScatterOp({param(ov::element::f32, {2, 6}), param(ov::element::f32, {2, 1})}, 0, "linear",
+                            ov::element::f32);
+        },
+        [&] {  // the head dimension differs
+            TensorScatterOp({param(ov::element::f32, {2, 4, 6, 8}), param(ov::element::f32, {2, 3, 1, 8})}, -2,
+                            "linear", ov::element::f32);
+        },
+        [&] {  // three write indices for a batch of two
+            TensorScatterOp({param(ov::element::f32, {2, 6, 8}), param(ov::element::f32, {2, 1, 8}),
+                             param(ov::element::i64, {3})},
+                            1, "linear", ov::element::f32);
+        },
+        [&] {
+            TensorScatterOp({param(ov::element::f32, {2, 6, 8}), param(ov::element::f32, {2, 1, 8})}, 1, "ring",
+                            ov::element::f32);
+        },
+        [&] {
+            TensorScatterOp({param(ov::element::f32, {2, 6, 8}), param(ov::element::f16, {2, 1, 8})}, 1,
+                            "linear", ov::element::f32);
+        },
+    };
+    for (const auto& refusal : refusals) {
+        bool refused = false;
+        try {
+            refusal();
+        } catch (const ov::Exception&) {
+            refused = true;
+        }
+        assert_true(refused);
     }
-    assert_true(refused);
 }
 
 // sgk's loops on oneTBB: the same bytes as the reference on a problem
@@ -419,11 +671,16 @@ int main(void) {
         cmocka_unit_test(test_scatter_nd_every_type),
         cmocka_unit_test(test_scatter_elements_every_type),
         cmocka_unit_test(test_gathers_every_type),
+        cmocka_unit_test(test_gather_every_type),
+        cmocka_unit_test(test_tensor_scatter_every_type),
+        cmocka_unit_test(test_gather_and_tensor_scatter_strings),
         cmocka_unit_test(test_lowered_16_bit_floats),
         cmocka_unit_test(test_booleans_held_as_u8),
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_kept_plan_from_threads),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_gather_tensor_scatter_errors),
+        cmocka_unit_test(test_tensor_scatter_plan_without_indices),
         cmocka_unit_test(test_shape_inference),
         cmocka_unit_test(test_tbb_backend),
     };
