@@ -10,7 +10,7 @@ The library is loaded with ctypes before the extension module (_native.py),
 whose dependency on libsgk.so.0 then resolves to it by its soname: whichever
 library this lookup finds is the one every call goes to.  The ctypes
 declarations below serve what is not per-call work (the runtime queries,
-names, GatherND's shape) and entry points not yet in the extension.
+names, GatherND's and Gather's shapes) and entry points not yet in the extension.
 """
 import ctypes
 import ctypes.util
@@ -58,6 +58,8 @@ _PROTOTYPES = {
     "sgk_gather_elements": (_status, [_T, _T, ctypes.c_int64, _P]),
     "sgk_gather_nd_shape": (_status, [_T, _T, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
                                       ctypes.POINTER(ctypes.c_int32)]),
+    "sgk_gather_shape": (_status, [_T, _T, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
+                                   ctypes.POINTER(ctypes.c_int32)]),
     "sgk_plan_scatter_nd": (_status, [ctypes.POINTER(_P), _T, _T, _T, ctypes.c_int,
                                       ctypes.c_uint32]),
     "sgk_plan_gather_nd": (_status, [ctypes.POINTER(_P), _T, _T, ctypes.c_int64,
