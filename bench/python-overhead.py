@@ -11,14 +11,14 @@ through Plan.execute).  Each workload is timed as
   sgk_oneshot_out  sgk.<op>(..., out=...) (in place for scatters)
   sgk_plan         plan.execute(..., out=...) on a plan made once
   numpy            NumPy's equivalent (fancy indexing, ufunc.at,
-                   take_along_axis, put_along_axis)
+                   take_along_axis, put_along_axis, take, slice assignment)
   python_call      a Python function of as many arguments doing nothing:
                    the interpreter's own floor
 
 and, with --ctypes-baseline REV (by default the last commit whose binding
 was ctypes), the same sgk calls through that revision's python/sgk, in a
 process of its own on this build's libsgk: the cost the extension module
-removed.  Every implementation's result is checked against NumPy's once
+removed (for the operators that revision has).  Every implementation's result is checked against NumPy's once
 before timing.  The rounds interleave the implementations, so that a slow
 spell of a shared machine does not fall on one alone; a figure is the
 median over the rounds of the mean time of --calls calls.
@@ -46,7 +46,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 # The last commit whose python/sgk called libsgk through ctypes.
-LAST_CTYPES_BINDING = "bb9e608"
+LAST_CTYPES_BINDING = "c3578fc"
 SGK_IMPLS = ["sgk_oneshot", "sgk_oneshot_out", "sgk_plan"]
 IMPLS = SGK_IMPLS + ["numpy", "python_call"]
 TARGET_US = {"sgk_oneshot": 2.0, "sgk_oneshot_out": 2.0, "sgk_plan": 1.0}
@@ -60,11 +60,11 @@ class Workload:
     call, result() the array it wrote."""
 
     def __init__(self, name, description, op, data, indices, updates=None, reduction=None,
-                 axis=None, batch_dims=0, in_place=False):
+                 axis=None, batch_dims=0, in_place=False, mode=None):
         self.name, self.description, self.op = name, description, op
         self.data, self.indices, self.updates = data, indices, updates
         self.reduction, self.axis, self.batch_dims = reduction, axis, batch_dims
-        self.in_place = in_place
+        self.in_place, self.mode = in_place, mode
         self.scatter = updates is not None
 
     def serves(self, impl):
@@ -77,7 +77,9 @@ class Workload:
         return int(sum(a.nbytes for a in arrays))
 
     def _args(self):
-        """The operator's positional arguments after (data, indices[, updates])."""
+        """The operator's positional arguments after _operands()."""
+        if self.op == "tensor_scatter":
+            return (self.indices, self.axis, self.mode)
         if self.op == "scatter_nd":
             return (self.reduction,)
         if self.op == "scatter_elements":
@@ -87,6 +89,8 @@ class Workload:
         return (self.axis,)
 
     def _operands(self):
+        if self.op == "tensor_scatter":  # (past_cache, update, write_indices, ...)
+            return (self.data, self.updates)
         return (self.data, self.indices) + ((self.updates,) if self.scatter else ())
 
     def _out(self):
@@ -112,9 +116,11 @@ class Workload:
                 fn(*call_args, out=out)
             return run, lambda: out
         if impl == "sgk_plan":
-            plan_cls = {"scatter_nd": sgk.ScatterNDPlan, "gather_nd": sgk.GatherNDPlan,
-                        "scatter_elements": sgk.ScatterElementsPlan,
-                        "gather_elements": sgk.GatherElementsPlan}[self.op]
+            plan_cls = getattr(sgk, {"scatter_nd": "ScatterNDPlan", "gather_nd": "GatherNDPlan",
+                                     "scatter_elements": "ScatterElementsPlan",
+                                     "gather_elements": "GatherElementsPlan",
+                                     "gather": "GatherPlan",
+                                     "tensor_scatter": "TensorScatterPlan"}[self.op])
             plan = plan_cls(*args)
             out = self._out()
             src = out if self.in_place else self.data
@@ -162,6 +168,16 @@ class Workload:
                     np.put_along_axis(out, idx, upd, axis=self.axis)
                 else:
                     ufunc.at(out, (rows, idx), upd)
+        elif self.op == "tensor_scatter":
+            where = self._sequence_slices()
+
+            def apply():
+                for dst, src in where:
+                    out[dst] = upd[src]
+        elif self.op == "gather":
+            def run():
+                np.take(data, idx, axis=self.axis, out=out)
+            return run, lambda: out
         elif self.op == "gather_nd":  # rows (k = 1), as the workloads have
             rows = idx.reshape(-1)
 
@@ -180,9 +196,27 @@ class Workload:
             apply()
         return copy_then_apply, lambda: out
 
+    def _sequence_slices(self):
+        """TensorScatter as (cache slice, update slice) pairs, one per batch
+        (linear mode: each batch's positions are one slice)."""
+        axis = self.axis % self.data.ndim
+        seq = self.updates.shape[axis]
+        pairs = []
+        for b, start in enumerate(self.indices):
+            head = (b,) + (slice(None),) * (axis - 1)
+            pairs.append((head + (slice(int(start), int(start) + seq),), head + (slice(None),)))
+        return pairs
+
     def numpy_result(self):
         """The expected result, from NumPy on fresh arrays."""
         data, idx, upd = self.data, self.indices, self.updates
+        if self.op == "tensor_scatter":
+            out = data.copy()
+            for dst, src in self._sequence_slices():
+                out[dst] = upd[src]
+            return out
+        if self.op == "gather":
+            return np.take(data, idx, axis=self.axis)
         if self.op in ("scatter_nd", "scatter_elements"):
             out = data.copy()
             if self.op == "scatter_nd":
@@ -231,6 +265,19 @@ def make_workloads():
     w.append(Workload("tiny_gather_elements",
                       "GatherElements axis 1, data [64,8] f32, indices [64,2]",
                       "gather_elements", data, eidx, axis=1))
+    w.append(Workload("tiny_gather", "Gather axis 0, data [64,8] f32, 4 rows",
+                      "gather", data, rows[:, 0].copy(), axis=0))
+    # One decode token per batch into a small KV cache (2 KiB per batch).
+    kv = rng.standard_normal((2, 4, 16, 8)).astype(np.float32)
+    kv_token = rng.standard_normal((2, 4, 1, 8)).astype(np.float32)
+    kv_pos = np.array([5, 11], dtype=np.int64)
+    w.append(Workload("tiny_tensor_scatter",
+                      "TensorScatter linear axis -2, cache [2,4,16,8] f32, one token per batch",
+                      "tensor_scatter", kv, kv_pos, kv_token, axis=-2, mode="linear"))
+    w.append(Workload("tiny_tensor_scatter_inplace",
+                      "TensorScatter linear axis -2 in place, cache [2,4,16,8] f32, one token "
+                      "per batch", "tensor_scatter", kv, kv_pos, kv_token, axis=-2,
+                      mode="linear", in_place=True))
     return w
 
 
@@ -376,7 +423,8 @@ def main():
     workloads = make_workloads()
     if args.worker:  # the baseline's process: its sgk rows as JSON on stdout
         sgk = import_sgk(args.worker)
-        results = measure(workloads, SGK_IMPLS, sgk, args.calls, args.rounds)
+        present = [w for w in workloads if hasattr(sgk, w.op)]  # an older binding has fewer
+        results = measure(present, SGK_IMPLS, sgk, args.calls, args.rounds)
         json.dump([[name, impl, r] for (name, impl), r in results.items()], sys.stdout)
         return 0
 

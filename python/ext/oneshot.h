@@ -6,6 +6,11 @@
  *   gather_nd(data, indices, batch_dims, out[, code])
  *   scatter_elements(data, indices, updates, axis, reduction, out[, code])
  *   gather_elements(data, indices, axis, out[, code])
+ *   gather(data, indices, axis, out[, code])
+ *   tensor_scatter(past_cache, update, write_indices, axis, mode, out[, code])
+ *
+ * tensor_scatter's write_indices may be None (zeros); its mode is a name
+ * when direct, an sgk_tensor_scatter_mode when prepared.
  *
  * Each returns the array written, or NotImplemented (operands.h).
  */

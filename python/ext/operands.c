@@ -156,6 +156,26 @@ int sgkpy_reduction(sgkpy_call *call, PyObject *x, sgk_reduction *reduction)
     return 1;
 }
 
+int sgkpy_tensor_scatter_mode(sgkpy_call *call, PyObject *x, sgk_tensor_scatter_mode *mode)
+{
+    if (call->prepared) {
+        int64_t code;
+        if (!sgkpy_int64(call, x, "mode", &code) || code < INT_MIN || code > INT_MAX)
+            return decline(call, "mode");
+        /* Out-of-range codes go through: the library rejects them in its words. */
+        *mode = (sgk_tensor_scatter_mode)code;
+        return 1;
+    }
+    if (!PyUnicode_Check(x))
+        return decline(call, "mode");
+    const char *name = PyUnicode_AsUTF8(x);
+    if (name == NULL) {
+        PyErr_Clear(); /* unencodable: the general path words the error */
+        return decline(call, "mode");
+    }
+    return sgk_tensor_scatter_mode_from_name(name, mode) == SGK_OK ? 1 : decline(call, "mode");
+}
+
 int sgkpy_int64(sgkpy_call *call, PyObject *x, const char *what, int64_t *value)
 {
     if (!PyLong_Check(x))

@@ -58,6 +58,9 @@ int sgkpy_data(sgkpy_call *call, PyObject *x, sgkpy_tensor *t);
 int sgkpy_updates(sgkpy_call *call, PyObject *x, sgkpy_tensor *t);
 int sgkpy_indices(sgkpy_call *call, PyObject *x, sgkpy_tensor *t);
 int sgkpy_reduction(sgkpy_call *call, PyObject *x, sgk_reduction *reduction);
+/* A TensorScatter mode: its name ("linear", "circular") when direct, as the
+   Python API takes it; its code when prepared. */
+int sgkpy_tensor_scatter_mode(sgkpy_call *call, PyObject *x, sgk_tensor_scatter_mode *mode);
 int sgkpy_int64(sgkpy_call *call, PyObject *x, const char *what, int64_t *value);
 
 /* The array the call writes: out itself when it can be written as it is,

@@ -80,19 +80,6 @@ static PyObject *adopt(PyObject *target, sgk_status status, sgk_plan *plan)
     Py_RETURN_NONE;
 }
 
-/* A plan made through ctypes (entry points the extension has no planning
-   function for yet), given as its address: the object owns it from now. */
-static PyObject *plan_adopt_address(PyObject *self, PyObject *address)
-{
-    void *plan = PyLong_AsVoidPtr(address);
-    if (plan == NULL) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "_adopt_address: the plan's address is NULL");
-        return NULL;
-    }
-    return adopt(self, SGK_OK, (sgk_plan *)plan);
-}
-
 /* ---- what execute takes directly ------------------------------------- */
 
 static int set_shape(planned_shape *s, PyObject *shape, size_t item_size)
@@ -279,7 +266,6 @@ static PyMethodDef plan_object_methods[] = {
      "Run the plan: returns out (a new array when out is None)."},
     {"_execute_raw", (PyCFunction)plan_execute_raw, METH_VARARGS, NULL},
     {"_expect", (PyCFunction)plan_expect, METH_VARARGS, NULL},
-    {"_adopt_address", (PyCFunction)plan_adopt_address, METH_O, NULL},
     {"_describe", (PyCFunction)plan_describe, METH_NOARGS, NULL},
     {"close", (PyCFunction)plan_close, METH_NOARGS,
      "close()\n--\n\nFree the plan (executions in flight finish first); twice is fine."},
@@ -305,23 +291,34 @@ PyTypeObject sgkpy_plan_type = {
 
 /* ---- making plans ------------------------------------------------------ */
 
-/* The plan object and the operands every plan function starts with. */
-static int plan_operands(const char *op, PyObject *target, int code, PyObject *data_shape,
-                         PyObject *indices_array, sgkpy_tensor *data, sgkpy_tensor *indices)
+static int check_target(const char *op, PyObject *target)
 {
     if (!PyObject_TypeCheck(target, &sgkpy_plan_type)) {
         PyErr_Format(PyExc_TypeError, "%s: the first argument must be an sgk plan", op);
         return -1;
     }
+    return 0;
+}
+
+/* Index values the general path prepared (an int32/int64 array). */
+static int planned_indices(const char *op, int code, PyObject *array, sgkpy_tensor *indices)
+{
     sgkpy_call call;
     sgkpy_call_prepared(&call, op, code);
-    if (sgkpy_shape_tensor(code, data_shape, data) < 0)
-        return -1;
-    if (!sgkpy_indices(&call, indices_array, indices)) {
+    if (!sgkpy_indices(&call, array, indices)) {
         sgkpy_decline(&call);
         return -1;
     }
     return 0;
+}
+
+/* The plan object and the operands every plan function starts with. */
+static int plan_operands(const char *op, PyObject *target, int code, PyObject *data_shape,
+                         PyObject *indices_array, sgkpy_tensor *data, sgkpy_tensor *indices)
+{
+    if (check_target(op, target) < 0 || sgkpy_shape_tensor(code, data_shape, data) < 0)
+        return -1;
+    return planned_indices(op, code, indices_array, indices);
 }
 
 static PyObject *plan_scatter_nd(PyObject *module, PyObject *args)
@@ -414,6 +411,57 @@ static PyObject *plan_gather_elements(PyObject *module, PyObject *args)
     return adopt(target, status, plan);
 }
 
+static PyObject *plan_gather(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *target, *data_shape, *indices_array;
+    int code;
+    long long axis;
+    unsigned long flags;
+    sgkpy_tensor data, indices;
+    if (!PyArg_ParseTuple(args, "OiOOLk:plan_gather", &target, &code, &data_shape,
+                          &indices_array, &axis, &flags)
+        || plan_operands("gather", target, code, data_shape, indices_array, &data, &indices) < 0)
+        return NULL;
+    sgk_plan *plan = NULL;
+    sgk_status status;
+    Py_BEGIN_ALLOW_THREADS
+    status = sgk_plan_gather(&plan, &data.tensor, &indices.tensor, (int64_t)axis,
+                             (uint32_t)flags);
+    Py_END_ALLOW_THREADS
+    return adopt(target, status, plan);
+}
+
+/* write_indices None plans writes from position 0 (NULL, as the library
+   takes it). */
+static PyObject *plan_tensor_scatter(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *target, *cache_shape, *indices_array, *update_shape;
+    int code, update_code, mode;
+    long long axis;
+    unsigned long flags;
+    sgkpy_tensor cache, update, write_indices;
+    if (!PyArg_ParseTuple(args, "OiOOiOLik:plan_tensor_scatter", &target, &code, &cache_shape,
+                          &indices_array, &update_code, &update_shape, &axis, &mode, &flags)
+        || check_target("tensor_scatter", target) < 0
+        || sgkpy_shape_tensor(code, cache_shape, &cache) < 0
+        || sgkpy_shape_tensor(update_code, update_shape, &update) < 0)
+        return NULL;
+    bool has_indices = indices_array != Py_None;
+    if (has_indices && planned_indices("tensor_scatter", code, indices_array, &write_indices) < 0)
+        return NULL;
+    const sgk_tensor *positions = has_indices ? &write_indices.tensor : NULL;
+    sgk_plan *plan = NULL;
+    sgk_status status;
+    Py_BEGIN_ALLOW_THREADS
+    status = sgk_plan_tensor_scatter(&plan, &cache.tensor, &update.tensor, positions,
+                                     (int64_t)axis, (sgk_tensor_scatter_mode)mode,
+                                     (uint32_t)flags);
+    Py_END_ALLOW_THREADS
+    return adopt(target, status, plan);
+}
+
 PyMethodDef sgkpy_plan_methods[] = {
     {"plan_scatter_nd", plan_scatter_nd, METH_VARARGS,
      "plan_scatter_nd(plan, code, data_shape, indices, updates_code, updates_shape, "
@@ -425,5 +473,10 @@ PyMethodDef sgkpy_plan_methods[] = {
      "axis, reduction, flags)"},
     {"plan_gather_elements", plan_gather_elements, METH_VARARGS,
      "plan_gather_elements(plan, code, data_shape, indices, axis, flags)"},
+    {"plan_gather", plan_gather, METH_VARARGS,
+     "plan_gather(plan, code, data_shape, indices, axis, flags)"},
+    {"plan_tensor_scatter", plan_tensor_scatter, METH_VARARGS,
+     "plan_tensor_scatter(plan, code, cache_shape, write_indices_or_None, update_code, "
+     "update_shape, axis, mode, flags)"},
     {NULL, NULL, 0, NULL},
 };

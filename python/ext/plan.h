@@ -10,8 +10,6 @@
  *       runs it on arrays the general path prepared (byte sizes checked).
  *   PlanBase._expect(dtype, code, data_shape, updates_shape, output_shape)
  *       what execute takes directly (dtype None: nothing, e.g. strings).
- *   PlanBase._adopt_address(address)
- *       takes ownership of an sgk_plan made through ctypes.
  *   PlanBase.close(), .closed, ._describe()
  *   plan_scatter_nd(plan, code, data_shape, indices, updates_code, updates_shape,
  *                   reduction, flags)
@@ -19,6 +17,9 @@
  *   plan_scatter_elements(plan, code, data_shape, indices, updates_code,
  *                         updates_shape, axis, reduction, flags)
  *   plan_gather_elements(plan, code, data_shape, indices, axis, flags)
+ *   plan_gather(plan, code, data_shape, indices, axis, flags)
+ *   plan_tensor_scatter(plan, code, cache_shape, write_indices_or_None,
+ *                       update_code, update_shape, axis, mode, flags)
  *
  * Thread-safety: execute may run from several threads at once (the GIL is
  * released around sgk_execute, as ctypes did).  close() while executions

@@ -1,5 +1,6 @@
 """sgk: Python binding of libsgk, the scatter/gather kernels for the ONNX and
-OpenVINO ScatterND / GatherND / ScatterElements / GatherElements family.
+OpenVINO ScatterND / GatherND / ScatterElements / GatherElements family, and
+Gather and TensorScatter (the KV-cache write).
 
 NumPy arrays in and out::
 
@@ -24,13 +25,13 @@ status, carrying sgk_last_error().
 """
 from ._dtypes import BFLOAT16_DTYPE
 from ._lib import LibraryNotFoundError
-from ._gather_tensor_scatter import (GatherPlan, TensorScatterPlan, gather, gather_shape,
-                                     tensor_scatter)
-from ._marshal import PLAN_ALLOW_REORDER, PLAN_DETERMINISTIC, PLAN_WIDE_ACCUMULATE
+from ._marshal import (PLAN_ALLOW_REORDER, PLAN_DETERMINISTIC, PLAN_WIDE_ACCUMULATE,
+                       TENSOR_SCATTER_MODES)
 from ._openvino import openvino_extension_path
-from ._oneshot import gather_elements, gather_nd, gather_nd_shape, scatter_elements, scatter_nd
-from ._plans import (GatherElementsPlan, GatherNDPlan, Plan, ScatterElementsPlan,
-                     ScatterNDPlan)
+from ._oneshot import (gather, gather_elements, gather_nd, gather_nd_shape, gather_shape,
+                       scatter_elements, scatter_nd, tensor_scatter)
+from ._plans import (GatherElementsPlan, GatherNDPlan, GatherPlan, Plan, ScatterElementsPlan,
+                     ScatterNDPlan, TensorScatterPlan)
 from ._runtime import (dtype_size, library_path, runtime_describe, set_num_threads,
                        status_name, version)
 from .errors import (InvalidArgumentError, IndexOutOfRangeError, OutOfMemoryError,
@@ -44,5 +45,6 @@ __all__ = [
     "UnsupportedError", "OutOfMemoryError", "SizeOverflowError", "LibraryNotFoundError",
     "BFLOAT16_DTYPE", "PLAN_DETERMINISTIC", "PLAN_ALLOW_REORDER", "PLAN_WIDE_ACCUMULATE",
     "gather", "gather_shape", "tensor_scatter", "GatherPlan", "TensorScatterPlan",
+    "TENSOR_SCATTER_MODES",
     "openvino_extension_path",
 ]

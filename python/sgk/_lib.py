@@ -9,8 +9,8 @@ sits in (<repo>/src/.libs/libsgk.so), then the system's
 The library is loaded with ctypes before the extension module (_native.py),
 whose dependency on libsgk.so.0 then resolves to it by its soname: whichever
 library this lookup finds is the one every call goes to.  The ctypes
-declarations below serve what is not per-call work (the runtime queries,
-names, GatherND's shape) and entry points not yet in the extension.
+declarations below serve what is not per-call work: the runtime queries,
+names, and GatherND's and Gather's output shapes.
 """
 import ctypes
 import ctypes.util
@@ -48,27 +48,13 @@ class Tensor(ctypes.Structure):
 
 
 _T = ctypes.POINTER(Tensor)
-_P = ctypes.c_void_p
 _status = ctypes.c_int
 
 _PROTOTYPES = {
-    "sgk_scatter_nd": (_status, [_T, _T, _T, ctypes.c_int, _P]),
-    "sgk_gather_nd": (_status, [_T, _T, ctypes.c_int64, _P]),
-    "sgk_scatter_elements": (_status, [_T, _T, _T, ctypes.c_int64, ctypes.c_int, _P]),
-    "sgk_gather_elements": (_status, [_T, _T, ctypes.c_int64, _P]),
     "sgk_gather_nd_shape": (_status, [_T, _T, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
                                       ctypes.POINTER(ctypes.c_int32)]),
-    "sgk_plan_scatter_nd": (_status, [ctypes.POINTER(_P), _T, _T, _T, ctypes.c_int,
-                                      ctypes.c_uint32]),
-    "sgk_plan_gather_nd": (_status, [ctypes.POINTER(_P), _T, _T, ctypes.c_int64,
-                                     ctypes.c_uint32]),
-    "sgk_plan_scatter_elements": (_status, [ctypes.POINTER(_P), _T, _T, _T, ctypes.c_int64,
-                                            ctypes.c_int, ctypes.c_uint32]),
-    "sgk_plan_gather_elements": (_status, [ctypes.POINTER(_P), _T, _T, ctypes.c_int64,
-                                           ctypes.c_uint32]),
-    "sgk_execute": (_status, [_P, _P, _P, _P]),
-    "sgk_plan_describe": (ctypes.c_char_p, [_P]),
-    "sgk_plan_destroy": (None, [_P]),
+    "sgk_gather_shape": (_status, [_T, _T, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
+                                   ctypes.POINTER(ctypes.c_int32)]),
     "sgk_status_name": (ctypes.c_char_p, [ctypes.c_int]),
     "sgk_last_error": (ctypes.c_char_p, []),
     "sgk_dtype_size": (ctypes.c_size_t, [ctypes.c_int]),

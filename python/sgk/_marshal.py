@@ -14,6 +14,9 @@ PLAN_DETERMINISTIC = 1 << 0
 PLAN_ALLOW_REORDER = 1 << 1
 PLAN_WIDE_ACCUMULATE = 1 << 2
 
+# TensorScatter's modes, in the order of sgk_tensor_scatter_mode.
+TENSOR_SCATTER_MODES = ("linear", "circular")
+
 
 def check(status):
     """Raise the status's exception with this thread's sgk_last_error()."""
@@ -31,6 +34,13 @@ def reduction_code(reduction):
     if _lib.lib().sgk_reduction_from_name(reduction.encode(), ctypes.byref(code)) != 0:
         raise InvalidArgumentError(f"unknown reduction {reduction!r}")
     return code.value
+
+
+def tensor_scatter_mode_code(mode):
+    if isinstance(mode, str) and mode in TENSOR_SCATTER_MODES:
+        return TENSOR_SCATTER_MODES.index(mode)
+    raise InvalidArgumentError(f"mode must be one of {', '.join(TENSOR_SCATTER_MODES)}, "
+                               f"not {mode!r}")
 
 
 def plan_flags(deterministic, wide_accumulate, flags):
@@ -154,8 +164,8 @@ def planned_updates_code(dspec, uspec):
     return dspec[2] if np.can_cast(uspec[1], dspec[1], casting="same_kind") else uspec[2]
 
 
-# ---- ctypes calls: GatherND's output shape, and entry points not yet in the
-# extension (a query or a planning call, not per-call work) ------------------
+# ---- ctypes calls: the output shapes of GatherND and Gather (queries, not
+# per-call work: the extension computes them itself on its direct path) ------
 
 class Desc:
     """An sgk_tensor for ctypes calls (over a shape, with data at pointer),
@@ -171,15 +181,22 @@ class Desc:
         return ctypes.byref(self.struct)
 
 
-# gather_nd_shape only looks at shapes, but the library wants non-NULL buffers
+# the shape queries only look at shapes, but the library wants non-NULL buffers
 _DUMMY = (ctypes.c_int64 * 1)()
 
 
-def gather_nd_shape(code, d_shape, i_shape, batch_dims):
+def _output_shape(query, code, d_shape, i_shape, arg):
     dummy = ctypes.addressof(_DUMMY)
     dd, ii = Desc(code, d_shape, dummy), Desc(_dtypes.INT64, i_shape, dummy)
     shape = (ctypes.c_int64 * (len(d_shape) + len(i_shape) + 1))()
     rank = ctypes.c_int32()
-    check(_lib.lib().sgk_gather_nd_shape(dd.ref, ii.ref, int(batch_dims), shape,
-                                         ctypes.byref(rank)))
+    check(query(dd.ref, ii.ref, int(arg), shape, ctypes.byref(rank)))
     return tuple(shape[:rank.value])
+
+
+def gather_nd_shape(code, d_shape, i_shape, batch_dims):
+    return _output_shape(_lib.lib().sgk_gather_nd_shape, code, d_shape, i_shape, batch_dims)
+
+
+def gather_shape(code, d_shape, i_shape, axis):
+    return _output_shape(_lib.lib().sgk_gather_shape, code, d_shape, i_shape, axis)

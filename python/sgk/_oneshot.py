@@ -31,12 +31,16 @@ def scatter_nd(data, indices, updates, reduction="none", out=None, *, dtype=None
     return o.finish(table, _marshal.string_result_dtype(data, updates))
 
 
+def _shape_of(x):
+    """An array's shape, or x itself taken as a shape."""
+    return tuple(int(d) for d in (np.shape(x) if hasattr(x, "shape") else x))
+
+
 def gather_nd_shape(data, indices, batch_dims=0):
     """GatherND's output shape, as a tuple.  data and indices may be arrays
     (their shapes are used) or shapes."""
-    d_shape = tuple(np.shape(data)) if hasattr(data, "shape") else tuple(data)
-    i_shape = tuple(np.shape(indices)) if hasattr(indices, "shape") else tuple(indices)
-    return _marshal.gather_nd_shape(_dtypes.FLOAT32, d_shape, i_shape, batch_dims)
+    return _marshal.gather_nd_shape(_dtypes.FLOAT32, _shape_of(data), _shape_of(indices),
+                                    batch_dims)
 
 
 def gather_nd(data, indices, batch_dims=0, *, out=None, dtype=None):
@@ -84,3 +88,46 @@ def gather_elements(data, indices, axis=0, *, out=None, dtype=None):
     o = _marshal.Output(out, i_arr.shape, d)
     _ext.gather_elements(d.raw, i_arr, int(axis), o.raw, d.code)
     return o.finish(table, _marshal.string_result_dtype(data))
+
+
+def gather_shape(data, indices, axis=0):
+    """Gather's output shape, data.shape[:axis] + indices.shape +
+    data.shape[axis+1:]; data and indices may be arrays or shapes."""
+    return _marshal.gather_shape(_dtypes.FLOAT32, _shape_of(data), _shape_of(indices), axis)
+
+
+def gather(data, indices, axis=0, out=None, *, dtype=None):
+    """Gather (ONNX 1, 11, 13), numpy.take(data, indices, axis) with
+    negative indices counted from the end: every index checked first."""
+    if dtype is None:
+        result = _ext.gather(data, indices, axis, out)
+        if result is not NotImplemented:
+            return result
+    d = _marshal.Values(data, dtype)
+    i_arr, _ = _dtypes.as_indices(indices)
+    shape = _marshal.gather_shape(d.code, d.array.shape, i_arr.shape, axis)
+    table = _marshal.bind_strings(d)
+    o = _marshal.Output(out, shape, d)
+    _ext.gather(d.raw, i_arr, int(axis), o.raw, d.code)
+    return o.finish(table, _marshal.string_result_dtype(data))
+
+
+def tensor_scatter(past_cache, update, write_indices=None, axis=-2, mode="linear", out=None,
+                   *, dtype=None):
+    """TensorScatter (ONNX 24), the KV-cache write: a copy of past_cache (or
+    past_cache itself, with out=past_cache) with update's sequence positions
+    (along axis, not 0) written from write_indices[b] on for each batch b
+    (zeros when None); mode "linear" (positions must fit) or "circular"
+    (they wrap)."""
+    if dtype is None:
+        result = _ext.tensor_scatter(past_cache, update, write_indices, axis, mode, out)
+        if result is not NotImplemented:
+            return result
+    c = _marshal.Values(past_cache, dtype)
+    u = _marshal.Values(update, dtype, like=c.array.dtype)
+    w_arr = None if write_indices is None else _dtypes.as_indices(write_indices)[0]
+    code = _marshal.tensor_scatter_mode_code(mode)
+    table = _marshal.bind_strings(c, u)
+    o = _marshal.Output(out, c.array.shape, c)
+    _ext.tensor_scatter(c.raw, u.raw, w_arr, int(axis), code, o.raw, c.code)
+    return o.finish(table, _marshal.string_result_dtype(past_cache, update))

@@ -6,8 +6,6 @@ directly on ndarrays of exactly the planned dtype and shapes; anything else
 comes back to _execute_general here, which converts (or rejects) the
 arguments as the one-shot operators do.
 """
-import ctypes
-
 from . import _dtypes, _marshal
 from ._native import PlanBase as _PlanBase
 from ._native import ext as _ext
@@ -27,20 +25,13 @@ class Plan(_PlanBase):
 
     def _build(self, plan_fn, args, data_spec, updates_spec, output_shape, override):
         """Plans with the extension's plan_fn(self, code, data_shape, *args),
-        or with a ctypes entry point plan_fn(sgk_plan **, *args) for one the
-        extension has no planning function for; then tells the extension
-        what execute may take directly."""
+        then tells the extension what execute may take directly."""
         self._data_shape, self._dtype, self._code = data_spec
         self._updates_shape = updates_spec[0] if updates_spec else None
         self._updates_dtype = updates_spec[1] if updates_spec else None
         self.output_shape = tuple(output_shape)
         self._override = override
-        if isinstance(plan_fn, ctypes._CFuncPtr):
-            handle = ctypes.c_void_p()
-            _marshal.check(plan_fn(ctypes.byref(handle), *args))
-            self._adopt_address(handle.value)
-        else:
-            plan_fn(self, self._code, self._data_shape, *args)
+        plan_fn(self, self._code, self._data_shape, *args)
         direct_dtype = None if self._code == _dtypes.STRING else self._dtype
         self._expect(direct_dtype, self._code, self._data_shape, self._updates_shape,
                      self.output_shape)
@@ -159,3 +150,38 @@ class GatherElementsPlan(Plan):
         self._build(_ext.plan_gather_elements,
                     (i_arr, int(axis), _marshal.plan_flags(None, False, flags)),
                     dspec, None, i_arr.shape, dtype)
+
+
+class GatherPlan(Plan):
+    """Plan for gather: data gives the shape and type only (any object with
+    .shape and .dtype), indices are read now.  execute(data[, out=])."""
+    op = "gather"
+
+    def __init__(self, data, indices, axis=0, *, flags=None, dtype=None):
+        super().__init__()
+        dspec = _marshal.spec(data, dtype)
+        i_arr, _ = _dtypes.as_indices(indices)
+        shape = _marshal.gather_shape(dspec[2], dspec[0], i_arr.shape, axis)
+        self._build(_ext.plan_gather,
+                    (i_arr, int(axis), _marshal.plan_flags(None, False, flags)),
+                    dspec, None, shape, dtype)
+
+
+class TensorScatterPlan(Plan):
+    """Plan for tensor_scatter: past_cache and update give the shapes and
+    type only, write_indices (None: zeros) are read and checked now.
+    execute(past_cache, update, out=past_cache) writes in place."""
+    op = "tensor_scatter"
+    _scatter = True
+
+    def __init__(self, past_cache, update, write_indices=None, axis=-2, mode="linear", *,
+                 flags=None, dtype=None):
+        super().__init__()
+        cspec = _marshal.spec(past_cache, dtype)
+        uspec = _marshal.spec(update, dtype)
+        w_arr = None if write_indices is None else _dtypes.as_indices(write_indices)[0]
+        self._build(_ext.plan_tensor_scatter,
+                    (w_arr, _marshal.planned_updates_code(cspec, uspec), uspec[0], int(axis),
+                     _marshal.tensor_scatter_mode_code(mode),
+                     _marshal.plan_flags(None, False, flags)),
+                    cspec, uspec, cspec[0], dtype)

@@ -72,11 +72,20 @@ class PathTests(unittest.TestCase):
         np.add.at(want_add, rows[:, 0] % 16, upd)
         want_emax = data.copy()
         np.maximum.at(want_emax, (np.arange(16)[:, None], eidx % 6), eupd)
+        cache = RNG.standard_normal((2, 3, 5, 4)).astype(np.float32)
+        token = RNG.standard_normal((2, 3, 2, 4)).astype(np.float32)
+        positions = np.array([4, -1])  # circular: both wrap
+        want_cache = cache.copy()
+        for b, start in enumerate(positions):
+            for s in range(2):
+                want_cache[b, :, (start + s) % 5] = token[b, :, s]
         return [
             ("scatter_nd", (data, rows, upd, "add"), want_add),
             ("gather_nd", (data, rows), data[rows[:, 0]]),
             ("scatter_elements", (data, eidx, eupd, 1, "max"), want_emax),
             ("gather_elements", (data, eidx, 1), np.take_along_axis(data, eidx % 6, 1)),
+            ("gather", (data, rows[:, 0], 0), data[rows[:, 0] % 16]),
+            ("tensor_scatter", (cache, token, positions, -2, "circular"), want_cache),
         ]
 
     def test_direct_and_general_paths_agree(self):
@@ -105,6 +114,22 @@ class PathTests(unittest.TestCase):
             messages.append(cm.exception.message)
         self.assertEqual(messages[0], messages[1])
         self.assertIn("scatter_nd", messages[0])
+
+    def test_tensor_scatter_errors_agree_and_leave_the_cache(self):
+        cache = RNG.standard_normal((2, 3, 6, 4)).astype(np.float32)
+        token = np.ones((2, 3, 2, 4), np.float32)
+        before = cache.copy()
+        messages = []
+        for u in (token, strided(token)):
+            with self.assertRaises(sgk.IndexOutOfRangeError) as cm:
+                sgk.tensor_scatter(cache, u, np.array([0, 5]), out=cache)
+            messages.append(cm.exception.message)
+        self.assertEqual(messages[0], messages[1])
+        self.assertIn("write_indices[1] = 5", messages[0])
+        for mode in ("ring", 1, None):  # the Python API takes the names only
+            with self.assertRaises(sgk.InvalidArgumentError):
+                sgk.tensor_scatter(cache, token, mode=mode, out=cache)
+        self.assertEqual(cache.tobytes(), before.tobytes())
 
     def test_declined_arguments_keep_their_errors(self):
         data = np.zeros(4, np.float32)

@@ -1,5 +1,5 @@
-"""Tests of the binding's Gather and TensorScatter (python/sgk/
-_gather_tensor_scatter.py) against NumPy: numpy.take for Gather, the ONNX
+"""Tests of the binding's Gather and TensorScatter (sgk.gather,
+sgk.tensor_scatter and their plans) against NumPy: numpy.take for Gather, the ONNX
 pseudocode as a loop for TensorScatter.  One-shot, out=, in place, plans,
 every type the binding takes, and the errors (which leave the cache as it
 was).
