@@ -310,12 +310,15 @@ def main():
 
     import openvino
     import sgk
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench_provenance
     report = {
+        **bench_provenance.describe(),
         "benchmark": "openvino-models",
         "openvino": openvino.__version__.split("-")[0],
         "sgk": sgk.version(),
         "sgk_runtime": sgk.runtime_describe(),
-        "machine": platform.machine(), "cpus": os.cpu_count(),
+        "cpus": os.cpu_count(),
         "threads": args.threads, "reps": args.reps, "seconds": args.seconds,
         "quick": args.quick, "failures": failures, "results": rows,
     }

@@ -33,6 +33,8 @@ SGK_BENCH_RUNS = ("sgk-bench.json", "sgk-bench-1thread.json", "sgk-bench-oneshot
 CALLERS_RUN = "sgk-bench-callers.json"
 PEERS_RUN = "peers.json"
 PATHS_RUN = "compare-paths.json"
+PYTHON_RUN = "python-overhead.json"
+OPENVINO_RUN = "openvino-models.json"
 
 # Below this fraction of its traffic floor a workload is named in the notes.
 FLOOR_NOTE_BELOW = 0.8
@@ -441,6 +443,67 @@ def paths_section(folder):
     return out, [PATHS_RUN]
 
 
+# ---- the Python binding and the OpenVINO extension ------------------------------------
+
+def python_section(folder):
+    doc = load(folder, PYTHON_RUN)
+    if doc is None:
+        return [], []
+    out = ["## The Python binding's per-call cost", "",
+           "`bench/python-overhead.py --json bench/results/python-overhead.json` times tiny "
+           "operations through the binding (one-shot calls, `Plan.execute`) against NumPy's "
+           "equivalent, and the last ctypes binding on the same libsgk. Cells: median "
+           "microseconds per call over the rounds, and that over NumPy's.", "",
+           provenance(doc, PYTHON_RUN, folder), "",
+           "| workload | implementation | µs per call | × NumPy | target µs | matches NumPy |",
+           "|---|---|---|---|---|---|"]
+    for r in doc.get("rows", []):
+        target = r.get("target_us")
+        out.append(f"| {r['workload']} | {r['impl']} | {T.fmt(r.get('per_call_us'))} | "
+                   f"{T.fmt(r.get('vs_numpy'))} | {T.fmt(target) if target else ''} | "
+                   f"{'yes' if r.get('matches_numpy') else 'NO'} |")
+    return out + [""], [PYTHON_RUN]
+
+
+def openvino_section(folder):
+    doc = load(folder, OPENVINO_RUN)
+    if doc is None:
+        return [], []
+    rows = doc.get("results", [])
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    out = ["## OpenVINO models with and without the extension", "",
+           "`bench/openvino-models.py --json bench/results/openvino-models.json` runs ONNX "
+           "models of the patterns sgk is for through OpenVINO's CPU plugin, alone and with "
+           "sgk's extension (on OpenVINO's TBB workers, and on OpenMP), on the same inputs "
+           f"in the same run, {doc.get('threads', '?')} inference threads "
+           "([integration](integration.md) describes the models). Cells: median latency of "
+           "one request (ms) and throughput (inferences/s) of an AsyncInferQueue of two "
+           "requests per stream; speedup: OpenVINO alone's latency over sgk-tbb's.", "",
+           provenance(doc, OPENVINO_RUN, folder), "",
+           "| model | indices | streams | " +
+           " | ".join(f"{v} ms | {v} /s" for v in variants) + " | speedup | outputs |",
+           "|---|---|---|" + "---|---|" * len(variants) + "---|---|"]
+    keys = list(dict.fromkeys((r["model"], r["indices"], r["streams"]) for r in rows))
+    for model, indices, streams in keys:
+        same = [r for r in rows
+                if (r["model"], r["indices"], r["streams"]) == (model, indices, streams)]
+        by = {r["variant"]: r for r in same}
+        ran = {v: r for v, r in by.items() if "error" not in r}
+        cells = []
+        for v in variants:
+            r = by.get(v)
+            cells += (["-", "-"] if r is None else ["cannot load", "-"] if v not in ran
+                      else [T.fmt(r["median_ms"]), T.fmt(r["throughput_per_s"])])
+        base, tbb = ran.get("openvino"), ran.get("sgk-tbb")
+        speedup = f"{base['median_ms'] / tbb['median_ms']:.2f}x" if base and tbb else "-"
+        crcs = {r["outputs_crc32"] for r in ran.values()}
+        agree = ("only " + next(iter(ran)) if len(ran) == 1 else
+                 "agree" if len(crcs) == 1 else "differ" if crcs else "-")
+        out.append(f"| {model} | {indices} | {streams} | " + " | ".join(cells) +
+                   f" | {speedup} | {agree} |")
+    return out + [""], [OPENVINO_RUN]
+
+
 # ---- anything else ------------------------------------------------------------------
 
 def other_section(folder, used):
@@ -469,7 +532,8 @@ def other_section(folder, used):
 def page(folder):
     out = [PREAMBLE]
     used = []
-    for section in (peers_section, sgk_bench_section, callers_section, paths_section):
+    for section in (peers_section, sgk_bench_section, callers_section, paths_section,
+                    python_section, openvino_section):
         lines, names = section(folder)
         out += lines
         used += names
