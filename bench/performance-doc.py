@@ -461,7 +461,7 @@ def python_section(folder):
         target = r.get("target_us")
         out.append(f"| {r['workload']} | {r['impl']} | {T.fmt(r.get('per_call_us'))} | "
                    f"{T.fmt(r.get('vs_numpy'))} | {T.fmt(target) if target else ''} | "
-                   f"{'yes' if r.get('matches_numpy') else 'NO'} |")
+                   f"{T.DASH if r.get('matches_numpy') is None else 'yes' if r['matches_numpy'] else 'NO'} |")
     return out + [""], [PYTHON_RUN]
 
 
