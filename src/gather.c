@@ -4,6 +4,7 @@
    a * Q + q takes row a * N + indices[q].  The A outer batches share one
    index list, which the index map reads again for each (shared rows), so
    Gather runs on the GatherND paths without a copy of the indices. */
+#include "dtype.h"
 #include "error.h"
 #include "frontend.h"
 #include "shape.h"
@@ -89,10 +90,14 @@ sgk_status sgk_gather_shape(const sgk_tensor *data, const sgk_tensor *indices, i
 {
     if (rank == NULL)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, op, "rank pointer is NULL");
-    int64_t out_shape[2 * SGK_MAX_RANK], data_elems;
+    int64_t out_shape[2 * SGK_MAX_RANK], data_elems, output_elems;
     int out_rank, a;
     sgk_status status =
         check_shapes(data, indices, axis, false, out_shape, &out_rank, &a, &data_elems);
+    /* the shape promised must be one the call accepts */
+    if (status == SGK_OK)
+        status = sgk_check_dims(op, "output", out_shape, out_rank, sgk_elem_size(data->dtype),
+                                &output_elems);
     if (status != SGK_OK)
         return status;
     *rank = out_rank;

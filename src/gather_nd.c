@@ -88,10 +88,14 @@ sgk_status sgk_gather_nd_shape(const sgk_tensor *data, const sgk_tensor *indices
 {
     if (rank == NULL)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, op, "rank pointer is NULL");
-    int64_t out_shape[2 * SGK_MAX_RANK], data_elems;
+    int64_t out_shape[2 * SGK_MAX_RANK], data_elems, output_elems;
     int out_rank;
     sgk_status status =
         check_shapes(data, indices, batch_dims, false, out_shape, &out_rank, &data_elems);
+    /* the shape promised must be one the call accepts */
+    if (status == SGK_OK)
+        status = sgk_check_dims(op, "output", out_shape, out_rank, sgk_elem_size(data->dtype),
+                                &output_elems);
     if (status != SGK_OK)
         return status;
     *rank = out_rank;

@@ -23,7 +23,7 @@ SGK_OPENVINO_CXXFLAGS = $(SGK_WARN_CXXFLAGS) $(SGK_VISIBILITY_FLAGS)
 
 # The operators, once: linked into the module and into their test.
 if HAVE_OPENVINO
-noinst_LTLIBRARIES = adapters/openvino/libsgk_openvino_ops.la
+noinst_LTLIBRARIES += adapters/openvino/libsgk_openvino_ops.la
 lib_LTLIBRARIES += adapters/openvino/libsgk_openvino.la
 endif
 adapters_openvino_libsgk_openvino_ops_la_SOURCES = $(SGK_OPENVINO_SOURCES)
@@ -62,5 +62,4 @@ adapters_openvino_tests_test_ops_LDFLAGS = $(OPENVINO_LIBS) $(TBB_LIBS) \
 TESTS += tests/test_openvino.sh
 EXTRA_DIST += tests/test_openvino.sh tests/openvino/common.py \
 	tests/openvino/test_node_tests.py tests/openvino/test_models.py \
-	adapters/openvino/local.mk python/sgk/_openvino.py bench/openvino-models.py \
-	docs/integration.md
+	adapters/openvino/local.mk python/sgk/_openvino.py bench/openvino-models.py
