@@ -213,10 +213,13 @@ SGK_API sgk_status sgk_gather_nd_shape(const sgk_tensor *data, const sgk_tensor 
 SGK_API sgk_status sgk_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
                               void *output);
 /** @brief The output shape of Gather, as sgk_gather_nd_shape() gives
-   GatherND's.
-   @param shape when not NULL, receives the dimensions; must hold
-                indices->rank + data->rank - 1 entries
-   @param rank  receives the output rank
+   GatherND's (the data pointers are not read).
+   @param data    the input's dtype, rank and shape
+   @param indices the indices' dtype, rank and shape
+   @param axis    as for sgk_gather()
+   @param shape   when not NULL, receives the dimensions; must hold
+                  indices->rank + data->rank - 1 entries
+   @param rank    receives the output rank
    @retval SGK_OK                   *rank (and shape) written
    @retval SGK_ERR_INVALID_ARGUMENT a NULL tensor, buffer or rank
    @retval SGK_ERR_SHAPE            axis out of range, or rank 0 data
