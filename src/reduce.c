@@ -31,6 +31,8 @@
         return;                                                                      \
     }                                                                                \
     for (int64_t i = begin; i < end; i++) {                                          \
+        if (i + PREFETCH_AHEAD < end)                                                \
+            __builtin_prefetch(dst + slot[i + PREFETCH_AHEAD] * (scale), 1);         \
         const int64_t to = slot[i], from = i;                                        \
         __VA_ARGS__                                                                  \
     }

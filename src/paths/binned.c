@@ -1,20 +1,22 @@
 /* One-shot scatters of single elements: propagation blocking (Beamer,
    Asanovic and Patterson, IPDPS 2017).  A plan would group the pairs by
    destination block once and reuse the grouping; a one-shot call pays for
-   any grouping every time, so it bins instead, streaming:
-     1. each thread maps its share of the pairs, in order, to 32-bit slots
-        (every index checked) and counts them per destination block;
-     2. each thread copies its pairs, each slot in 16 bits and its update's
-        value (two arrays), into its own run of every block's bin;
-     3. each block is copied (unless in place) and takes its bin, the runs
-        of threads 0, 1, ... in turn: the original order, while the block
-        sits in L2.
-   Every thread reads its own share of the pairs once.  Nothing reaches
-   the output before step 3, so a bad index leaves it untouched. */
+   any grouping every time, so it bins instead, in one streaming pass:
+     1. each thread reads its share of the pairs once, in order, checks and
+        maps each index, and appends the slot (16 bits within its block)
+        and the update's value to its own bin of that block: a chain of
+        fixed-size chunks taken from the thread's pool;
+     2. each block is copied (unless in place) and takes its bins, the
+        chains of threads 0, 1, ... in turn: the original order, while the
+        block sits in L2.
+   No pass writes a per-pair array that another reads back at random, and
+   no count pass comes first: a chunk is full when it is full.  Nothing
+   reaches the output before step 2, so a bad index leaves it untouched. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dtype.h"
 #include "index_map.h"
 #include "memory.h"
 #include "parallel/parallel_for.h"
@@ -24,18 +26,44 @@
 /* Pairs mapped at a time in step 1: their check fails as one range. */
 #define BIN_BATCH 1024
 
+/* Chunk capacities, in pairs: large enough that following a chain costs
+   nothing beside the pairs, small enough that the chunks left part-filled
+   (at most one per thread and block) stay a fraction of the pairs. */
+#define CHUNK_MIN 64
+#define CHUNK_MAX 4096
+
+#define NO_CHUNK UINT32_MAX
+
+/* One thread's bin of one block. */
+typedef struct {
+    uint16_t *tail;  /* the last chunk: its slots, then its values */
+    uint32_t fill;   /* pairs in the last chunk */
+    uint32_t head;   /* the first chunk, or NO_CHUNK */
+    uint32_t last;   /* the last chunk's number */
+    uint32_t chunks; /* chunks in the chain */
+} bin;
+
+/* One thread's bins and chunks, on cache lines of their own. */
+typedef struct {
+    _Alignas(64) bin *bins;          /* one per block */
+    uint8_t *pool;      /* its chunks */
+    uint32_t *next;     /* the chunk after each in its chain */
+    uint32_t used;      /* chunks taken */
+    int64_t first_bad;  /* the first pair of the first bad batch, or count */
+} part;
+
 typedef struct {
     sgk_plan base;
+    sgk_problem p;        /* a copy: the planner's goes before the run;
+                             a one-shot plan runs within the call */
     sgk_apply16_fn apply16;
     int shift;            /* a block is 1 << shift slots */
     int64_t blocks;
     int parts;            /* shares of the pairs, one per thread */
-    int64_t stride;       /* cursors per part, padded to cache lines */
-    int64_t *cursor;      /* parts x stride: where part t's run of block b
-                             begins; after step 2, where it ends */
-    uint32_t *slot;       /* count, step 1 */
-    uint16_t *bin_slot;   /* count, grouped by block, then by part */
-    uint8_t *bin_value;   /* count values of elem_size bytes, alike */
+    uint32_t chunk;       /* pairs per chunk */
+    size_t chunk_bytes;
+    part *part;           /* parts */
+    int64_t *before;      /* blocks + 1: pairs binned to the blocks before */
     void *owned;          /* the scratch, when too large to keep or nested */
 } binned_plan;
 
@@ -57,108 +85,37 @@ static const char *binned_unfit(const sgk_choice *c)
     return plan->slots > UINT32_MAX ? "more than 2^32 destination slots" : NULL;
 }
 
-/* With no more destination blocks than pairs: the tables of a sparse
-   destination (blocks of cursors per thread, visited serially) would
-   outgrow the pairs; sorted segments' tables grow with the pairs. */
+static int64_t block_slots_of(const sgk_plan *plan)
+{
+    const int64_t slots = sgk_cache_block_bytes() / (int64_t)plan->elem_size;
+    return slots < 1 ? 1 : slots > SGK_SLOT16_BLOCK ? SGK_SLOT16_BLOCK : slots;
+}
+
+static int parts_of(const sgk_plan *plan)
+{
+    return plan->threads > 1 ? plan->threads : 1;
+}
+
+/* With at least CHUNK_MIN / 2 pairs per thread and block: sparser, the
+   chunks left part-filled would outweigh the pairs. */
 static bool binned_preferred(const sgk_choice *c, const char **why)
 {
     const sgk_plan *plan = c->base;
-    const int64_t block_slots = sgk_cache_block_bytes() / (int64_t)plan->elem_size;
+    const int64_t block_slots = block_slots_of(plan);
+    const int64_t blocks = (plan->slots + block_slots - 1) / block_slots;
     *why = "one-shot single elements: pairs binned by destination block, then each block "
            "takes its bin in cache";
-    return plan->slots / (block_slots > 0 ? block_slots : 1) <= plan->count;
+    return blocks * parts_of(plan) <= plan->count / (CHUNK_MIN / 2);
 }
 
-typedef struct {
-    binned_plan *bp;
-    const sgk_problem *p;
-    int64_t first_bad_batch; /* the smallest batch with a bad index */
-} map_job;
-
-/* Step 1 for parts [first, last). */
-static void map_and_count(void *ctx, int worker, int64_t first, int64_t last)
+/* The largest power of two from CHUNK_MIN to CHUNK_MAX that a thread's bin
+   of an average block fills. */
+static uint32_t chunk_pairs(int64_t count, int64_t bins)
 {
-    map_job *job = ctx;
-    binned_plan *bp = job->bp;
-    const int64_t count = bp->base.count;
-    int64_t wide[BIN_BATCH];
-    (void)worker;
-    for (int64_t t = first; t < last; t++) {
-        int64_t *hist = bp->cursor + t * bp->stride;
-        memset(hist, 0, (size_t)bp->blocks * sizeof *hist);
-        const int64_t end = sgk_even_start(count, t + 1, bp->parts);
-        for (int64_t n = sgk_even_start(count, t, bp->parts); n < end; n += BIN_BATCH) {
-            const int64_t m = end - n < BIN_BATCH ? end - n : BIN_BATCH;
-            if (sgk_map_index_range(job->p, n, n + m, wide) != SGK_OK) {
-                int64_t seen = __atomic_load_n(&job->first_bad_batch, __ATOMIC_RELAXED);
-                while (n < seen && !__atomic_compare_exchange_n(&job->first_bad_batch, &seen, n,
-                                                                true, __ATOMIC_RELAXED,
-                                                                __ATOMIC_RELAXED)) {
-                }
-                break;
-            }
-            for (int64_t i = 0; i < m; i++) {
-                bp->slot[n + i] = (uint32_t)wide[i];
-                hist[wide[i] >> bp->shift]++;
-            }
-        }
-    }
-}
-
-/* Turns the per-part counts into cursors: block by block, part by part,
-   so that each block's bin holds the runs of parts 0, 1, ... in turn. */
-static void place_runs(binned_plan *bp)
-{
-    int64_t running = 0;
-    for (int64_t b = 0; b < bp->blocks; b++)
-        for (int t = 0; t < bp->parts; t++) {
-            int64_t *c = bp->cursor + t * bp->stride + b;
-            const int64_t n = *c;
-            *c = running;
-            running += n;
-        }
-}
-
-typedef struct {
-    binned_plan *bp;
-    const uint8_t *updates;
-} bin_job;
-
-/* Step 2 for parts [first, last): slot and value to the part's run of the
-   slot's block. */
-#define BIN_PAIRS(T)                                                                   \
-    for (int64_t n = begin; n < end; n++) {                                            \
-        const uint32_t s = bp->slot[n];                                                \
-        const int64_t at = cursor[s >> shift]++;                                       \
-        bp->bin_slot[at] = (uint16_t)(s & mask);                                       \
-        /* the caller's updates need not be aligned for T */                          \
-        memcpy((T *)bp->bin_value + at, (const uint8_t *)job->updates + n * sizeof(T),  \
-               sizeof(T));                                                             \
-    }
-
-typedef struct {
-    uint64_t lo, hi;
-} bytes16;
-
-static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
-{
-    bin_job *job = ctx;
-    binned_plan *bp = job->bp;
-    const int shift = bp->shift;
-    const uint32_t mask = ((uint32_t)1 << shift) - 1;
-    (void)worker;
-    for (int64_t t = first; t < last; t++) {
-        int64_t *cursor = bp->cursor + t * bp->stride;
-        const int64_t begin = sgk_even_start(bp->base.count, t, bp->parts);
-        const int64_t end = sgk_even_start(bp->base.count, t + 1, bp->parts);
-        switch (bp->base.elem_size) {
-        case 1: BIN_PAIRS(uint8_t) break;
-        case 2: BIN_PAIRS(uint16_t) break;
-        case 4: BIN_PAIRS(uint32_t) break;
-        case 8: BIN_PAIRS(uint64_t) break;
-        default: BIN_PAIRS(bytes16) break;
-        }
-    }
+    uint32_t c = CHUNK_MIN;
+    while (c < CHUNK_MAX && (int64_t)c * 2 * bins <= count)
+        c *= 2;
+    return c;
 }
 
 static void binned_destroy(sgk_plan *plan)
@@ -168,24 +125,37 @@ static void binned_destroy(sgk_plan *plan)
     sgk_path_free(plan);
 }
 
+static size_t line_up(size_t bytes)
+{
+    return (bytes + 63) & ~(size_t)63;
+}
+
+/* Lays the scratch out: per part its bins, chunk links and pool (each on
+   cache lines of its own), then the blocks' pair counts. */
 static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
 {
     binned_plan *bp = sgk_path_alloc(base, sizeof *bp);
     if (bp == NULL)
         return sgk_plan_out_of_memory(base);
-    const int64_t es = (int64_t)base->elem_size;
-    int64_t block_slots = sgk_cache_block_bytes() / es;
-    block_slots = block_slots > SGK_SLOT16_BLOCK ? SGK_SLOT16_BLOCK : block_slots;
+    const int64_t block_slots = block_slots_of(base);
+    bp->p = *p;
     bp->apply16 = sgk_apply16_kernel(base->dtype, base->reduction);
     bp->shift = sgk_shift_for(block_slots < base->slots ? block_slots : base->slots);
     bp->blocks = (base->slots >> bp->shift) + ((base->slots & ((INT64_C(1) << bp->shift) - 1)) != 0);
-    bp->parts = base->threads > 1 ? base->threads : 1;
-    bp->stride = (bp->blocks + 7) & ~INT64_C(7);
-    /* cursors, slots, bin slots, bin values; each array on a cache line */
-    const size_t cursors = (size_t)(bp->parts * bp->stride) * sizeof(int64_t);
-    const size_t slots = ((size_t)base->count * 4 + 63) & ~(size_t)63;
-    const size_t bins = ((size_t)base->count * 2 + 63) & ~(size_t)63;
-    const size_t need = cursors + slots + bins + (size_t)base->count * (size_t)es;
+    bp->parts = parts_of(base);
+    bp->chunk = chunk_pairs(base->count, bp->blocks * bp->parts);
+    bp->chunk_bytes = line_up((size_t)bp->chunk * (2 + base->elem_size));
+    /* each part's pool: its share in full chunks, plus one part-filled
+       chunk per block; the preference keeps this within 3x the pairs */
+    const int64_t share = (base->count + bp->parts - 1) / bp->parts;
+    const int64_t chunks = (share + bp->chunk - 1) / bp->chunk + bp->blocks;
+    const size_t parts = line_up((size_t)bp->parts * sizeof(part));
+    const size_t bins = line_up((size_t)bp->blocks * sizeof(bin));
+    const size_t links = line_up((size_t)chunks * sizeof(uint32_t));
+    const size_t pool = (size_t)chunks * bp->chunk_bytes;
+    const size_t per_part = bins + links + pool;
+    const size_t need = parts + (size_t)bp->parts * per_part +
+                        (size_t)(bp->blocks + 1) * sizeof(int64_t);
     uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP && sgk_path_owns_thread_buffers(&bp->base)
                            ? sgk_call_scratch(need)
                            : NULL;
@@ -195,25 +165,123 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
         sgk_path_free(&bp->base);
         return sgk_plan_out_of_memory(base);
     }
-    bp->cursor = (int64_t *)scratch;
-    bp->slot = (uint32_t *)(scratch + cursors);
-    bp->bin_slot = (uint16_t *)(scratch + cursors + slots);
-    bp->bin_value = scratch + cursors + slots + bins;
-    map_job job = {bp, p, base->count};
-    /* the indices read, the slots written */
-    sgk_parallel_for(bp->parts, base->threads, base->count * 12, base->parallel_min_bytes,
-                     map_and_count, &job);
-    if (job.first_bad_batch < base->count) {
-        /* the message, naming the first bad pair, on the calling thread */
-        int64_t wide[BIN_BATCH];
-        const int64_t n = job.first_bad_batch;
-        sgk_status status = sgk_map_index_range(
-            p, n, base->count - n < BIN_BATCH ? base->count : n + BIN_BATCH, wide);
-        binned_destroy(&bp->base);
-        return status;
+    bp->part = (part *)scratch;
+    for (int t = 0; t < bp->parts; t++) {
+        uint8_t *at = scratch + parts + (size_t)t * per_part;
+        bp->part[t].bins = (bin *)at;
+        bp->part[t].next = (uint32_t *)(at + bins);
+        bp->part[t].pool = at + bins + links;
     }
-    place_runs(bp);
+    bp->before = (int64_t *)(scratch + parts + (size_t)bp->parts * per_part);
     *out = &bp->base;
+    return SGK_OK;
+}
+
+/* Starts a new chunk at the end of bin b's chain. */
+static uint16_t *next_chunk(const binned_plan *bp, part *pt, bin *b)
+{
+    const uint32_t c = pt->used++;
+    if (b->head == NO_CHUNK)
+        b->head = c;
+    else
+        pt->next[b->last] = c;
+    pt->next[c] = NO_CHUNK;
+    b->last = c;
+    b->chunks++;
+    b->fill = 0;
+    return b->tail = (uint16_t *)(pt->pool + (size_t)c * bp->chunk_bytes);
+}
+
+typedef struct {
+    binned_plan *bp;
+    const uint8_t *updates;
+} bin_job;
+
+/* Appends pairs [n, n + m), their slots in wide, to their blocks' bins.
+   The caller's updates need not be aligned for T. */
+#define BIN_PAIRS(T)                                                                   \
+    for (int64_t i = 0; i < m; i++) {                                                  \
+        const uint64_t s = (uint64_t)wide[i];                                          \
+        bin *b = bins + (s >> shift);                                                  \
+        uint32_t k = b->fill;                                                          \
+        uint16_t *slot = b->tail;                                                      \
+        if (k == capacity) {                                                           \
+            slot = next_chunk(bp, pt, b);                                              \
+            k = 0;                                                                     \
+        }                                                                              \
+        slot[k] = (uint16_t)(s & mask);                                                \
+        memcpy((T *)(slot + capacity) + k, updates + (size_t)(n + i) * sizeof(T),      \
+               sizeof(T));                                                             \
+        b->fill = k + 1;                                                               \
+    }
+
+typedef struct {
+    uint64_t lo, hi;
+} bytes16;
+
+/* Step 1 for parts [first, last). */
+static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
+{
+    bin_job *job = ctx;
+    binned_plan *bp = job->bp;
+    const int shift = bp->shift;
+    const uint64_t mask = ((uint64_t)1 << shift) - 1;
+    const uint32_t capacity = bp->chunk;
+    const uint8_t *updates = job->updates;
+    const int64_t count = bp->base.count;
+    int64_t wide[BIN_BATCH];
+    (void)worker;
+    for (int64_t t = first; t < last; t++) {
+        part *pt = &bp->part[t];
+        bin *bins = pt->bins;
+        pt->used = 0;
+        pt->first_bad = count;
+        /* an empty bin looks full, so that its first pair starts a chunk */
+        for (int64_t b = 0; b < bp->blocks; b++)
+            bins[b] = (bin){.fill = capacity, .head = NO_CHUNK};
+        const int64_t end = sgk_even_start(count, t + 1, bp->parts);
+        for (int64_t n = sgk_even_start(count, t, bp->parts); n < end; n += BIN_BATCH) {
+            const int64_t m = end - n < BIN_BATCH ? end - n : BIN_BATCH;
+            /* checked before it is binned; the message comes later */
+            if (sgk_map_index_range(&bp->p, n, n + m, wide) != SGK_OK) {
+                pt->first_bad = n;
+                break;
+            }
+            switch (bp->base.elem_size) {
+            case 1: BIN_PAIRS(uint8_t) break;
+            case 2: BIN_PAIRS(uint16_t) break;
+            case 4: BIN_PAIRS(uint32_t) break;
+            case 8: BIN_PAIRS(uint64_t) break;
+            default: BIN_PAIRS(bytes16) break;
+            }
+        }
+    }
+}
+
+/* The first bad pair's message, or the pairs binned before each block. */
+static sgk_status settle_bins(binned_plan *bp)
+{
+    const int64_t count = bp->base.count;
+    for (int t = 0; t < bp->parts; t++) {
+        const int64_t n = bp->part[t].first_bad;
+        if (n < count) {
+            /* the parts before found nothing, so the first bad pair is here;
+               the message is made on the calling thread */
+            int64_t wide[BIN_BATCH];
+            return sgk_map_index_range(&bp->p, n, count - n < BIN_BATCH ? count : n + BIN_BATCH,
+                                       wide);
+        }
+    }
+    bp->before[0] = 0;
+    for (int64_t b = 0; b < bp->blocks; b++) {
+        int64_t pairs = 0;
+        for (int t = 0; t < bp->parts; t++) {
+            const bin *x = &bp->part[t].bins[b];
+            if (x->chunks > 0)
+                pairs += (int64_t)(x->chunks - 1) * bp->chunk + x->fill;
+        }
+        bp->before[b + 1] = bp->before[b] + pairs;
+    }
     return SGK_OK;
 }
 
@@ -222,13 +290,6 @@ typedef struct {
     const sgk_buffers *b;
 } apply_job;
 
-/* After step 2, where block b's bin begins (b == blocks: where the bins
-   end): where the last part's run of the block before it ends. */
-static int64_t bin_start(const binned_plan *bp, int64_t b)
-{
-    return b > 0 ? bp->cursor[(bp->parts - 1) * bp->stride + b - 1] : 0;
-}
-
 /* Traffic of blocks [0, b): their copy plus their pairs. */
 static int64_t blocks_cost(void *ctx, int64_t b)
 {
@@ -236,10 +297,24 @@ static int64_t blocks_cost(void *ctx, int64_t b)
     const int64_t slots = b << j->bp->shift;
     const int64_t copied = slots < j->bp->base.slots ? slots : j->bp->base.slots;
     return (j->b->in_place ? 0 : 2 * copied) * (int64_t)j->bp->base.elem_size +
-           bin_start(j->bp, b) * (2 + (int64_t)j->bp->base.elem_size);
+           j->bp->before[b] * (2 + (int64_t)j->bp->base.elem_size);
 }
 
-/* Step 3 for blocks [first, last). */
+/* Block b's bins onto the block, thread by thread, chunk by chunk. */
+static void apply_block(const binned_plan *bp, int64_t b, uint8_t *block)
+{
+    const uint32_t capacity = bp->chunk;
+    for (int t = 0; t < bp->parts; t++) {
+        const part *pt = &bp->part[t];
+        const bin *x = &pt->bins[b];
+        for (uint32_t c = x->head; c != NO_CHUNK; c = pt->next[c]) {
+            const uint16_t *slot = (const uint16_t *)(pt->pool + (size_t)c * bp->chunk_bytes);
+            bp->apply16(block, slot, slot + capacity, NULL, 0, c == x->last ? x->fill : capacity);
+        }
+    }
+}
+
+/* Step 2 for blocks [first, last). */
 static void apply_bins(void *ctx, int worker, int64_t first, int64_t last)
 {
     const apply_job *j = ctx;
@@ -255,13 +330,12 @@ static void apply_bins(void *ctx, int worker, int64_t first, int64_t last)
                                ? s0 + ((int64_t)1 << bp->shift)
                                : p->slots;
         const size_t bytes = (size_t)(s1 - s0) * es;
-        const int64_t begin = bin_start(bp, b), end = bin_start(bp, b + 1);
         uint8_t *out = j->b->out + (size_t)s0 * es;
         const uint8_t *data = j->b->data + (size_t)s0 * es;
         uint8_t *block = scratch != NULL ? scratch : out;
         if (!j->b->in_place)
             sgk_simd_copy_bytes(block, data, bytes, false);
-        bp->apply16(block, bp->bin_slot, bp->bin_value, NULL, begin, end);
+        apply_block(bp, b, block);
         if (scratch != NULL)
             sgk_simd_copy_bytes(out, scratch, bytes, true);
     }
@@ -271,10 +345,17 @@ static sgk_status binned_run(const sgk_plan *plan, const sgk_buffers *b)
 {
     binned_plan *bp = (binned_plan *)plan;
     bin_job bj = {bp, b->updates};
-    /* the slots and updates read, slot and value written */
+    /* the indices and updates read, slot and value written */
+    const sgk_index_map *m = &bp->p.map;
+    const int64_t index_bytes = m->indices == NULL ? 0
+                                : (m->kind == SGK_MAP_TUPLES ? m->k : 1) *
+                                      (int64_t)sgk_elem_size(m->indices->dtype);
     sgk_parallel_for(bp->parts, plan->threads,
-                     plan->count * (6 + 2 * (int64_t)plan->elem_size),
+                     plan->count * (index_bytes + 2 + 2 * (int64_t)plan->elem_size),
                      plan->parallel_min_bytes, bin_pairs, &bj);
+    sgk_status status = settle_bins(bp);
+    if (status != SGK_OK)
+        return status;
     apply_job aj = {bp, b};
     sgk_parallel_for_balanced(bp->blocks, plan->threads, blocks_cost, plan->parallel_min_bytes,
                               apply_bins, &aj);
@@ -284,9 +365,11 @@ static sgk_status binned_run(const sgk_plan *plan, const sgk_buffers *b)
 static void binned_describe(const sgk_plan *plan, char *text, size_t size)
 {
     const binned_plan *bp = (const binned_plan *)plan;
-    snprintf(text, size, "path binned (%s; %lld blocks of %lld slots, %d parts); %lld updates",
+    snprintf(text, size,
+             "path binned (%s; %lld blocks of %lld slots, %d parts, chunks of %u pairs); "
+             "%lld updates",
              plan->why, (long long)bp->blocks, (long long)1 << bp->shift, bp->parts,
-             (long long)plan->count);
+             bp->chunk, (long long)plan->count);
 }
 
 const sgk_path sgk_path_binned = {
