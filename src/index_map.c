@@ -11,6 +11,7 @@
 #include "index_map.h"
 #include "parallel/parallel_for.h"
 #include "shape.h"
+#include "simd/simd.h"
 
 typedef struct {
     const sgk_problem *p;
@@ -73,6 +74,27 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
         }
 }
 
+/* Pairs of one coordinate (k = 1, or elements along the last axis): out[n]
+   = offset + idx[n] wrapped, when every idx[n] lies in [-dim, dim), checked
+   and offset by vectors a stretch at a time, so that the second pass finds
+   the stretch in L1. */
+#define OFFSET_STRETCH 2048
+static bool offset_checked(const void *idx, bool idx64, int64_t dim, int64_t offset,
+                           int64_t pairs, void *out, bool out64)
+{
+    const size_t ib = idx64 ? 8 : 4, ob = out64 ? 8 : 4;
+    for (int64_t n = 0; n < pairs; n += OFFSET_STRETCH) {
+        const int64_t m = pairs - n < OFFSET_STRETCH ? pairs - n : OFFSET_STRETCH;
+        const void *at = (const uint8_t *)idx + (size_t)n * ib;
+        if (!sgk_simd_indices_in_range(at, idx64, m, dim))
+            return false;
+        void *to = (uint8_t *)out + (size_t)n * ob;
+        sgk_simd_offset_indices(at, idx64, m, dim, offset, out64 ? to : NULL,
+                                out64 ? NULL : to);
+    }
+    return true;
+}
+
 /* Tuples: `pairs` pairs of one batch, k coordinates each, from idx on,
    into out, everything in locals, bounds checked for the whole range at
    once.  A coordinate c is in [-dim, dim) exactly when its wrapped value
@@ -86,15 +108,9 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
     {                                                                                  \
         const uint64_t base = (uint64_t)offset;                                        \
         bool bad = false;                                                              \
-        if (k == 1) {                                                                  \
-            const int64_t d0 = dims[0];                                                \
-            for (int64_t n = 0; n < pairs; n++) {                                      \
-                const uint64_t w = (uint64_t)sgk_wrap_index(idx[n], d0);               \
-                bad |= w >= (uint64_t)d0;                                              \
-                out[n] = (S)(base + w);                                                \
-            }                                                                          \
-            return !bad;                                                               \
-        }                                                                              \
+        if (k == 1)                                                                    \
+            return offset_checked(idx, sizeof(T) == 8, dims[0], offset, pairs, out,       \
+                                  sizeof(S) == 8);                                     \
         if (k == 2) {                                                                  \
             const int64_t d0 = dims[0], d1 = dims[1];                                  \
             const uint64_t s0 = (uint64_t)stride[0];                                   \
@@ -188,12 +204,19 @@ MAP_TUPLES(map_tuples_i64_to32, int64_t, int32_t, slot32)
                                     ? idims[last] - coord[last]                        \
                                     : end - n;                                         \
             bool bad = false;                                                          \
-            for (int64_t i = 0; i < run; i++) {                                        \
-                /* a bad value is only noted: the run's slots are dropped */          \
-                const uint64_t w = (uint64_t)sgk_wrap_index(idx[(n + i) * step], axis_dim); \
-                bad |= w >= (uint64_t)axis_dim;                                        \
-                out[n + i - first] =                                                   \
-                    (S)((uint64_t)(base + i * inner) + w * (uint64_t)axis_stride);     \
+            if (inner == 0 && axis_stride == 1 && step == 1) {                         \
+                /* along the last axis: one offset for the whole run */               \
+                bad = !offset_checked(idx + n, sizeof(T) == 8, axis_dim, base, run,    \
+                                      out + (n - first), sizeof(S) == 8);              \
+            } else {                                                                   \
+                for (int64_t i = 0; i < run; i++) {                                    \
+                    /* a bad value is only noted: the run's slots are dropped */      \
+                    const uint64_t w =                                                 \
+                        (uint64_t)sgk_wrap_index(idx[(n + i) * step], axis_dim);       \
+                    bad |= w >= (uint64_t)axis_dim;                                    \
+                    out[n + i - first] =                                               \
+                        (S)((uint64_t)(base + i * inner) + w * (uint64_t)axis_stride); \
+                }                                                                      \
             }                                                                          \
             if (bad) {                                                                 \
                 report_first_bad(job, n, step, 1, &axis_dim);                          \
@@ -285,10 +308,7 @@ MAP_SEQUENCE(map_sequence_to32, int32_t, slot32)
         const sgk_index_map *m = &job->p->map;                                         \
         const int64_t axis_dim = m->data->shape[m->axis];                              \
         const T *idx = m->indices->data;                                               \
-        bool bad = false;                                                              \
-        for (int64_t n = begin; n < end; n++)                                          \
-            bad |= (uint64_t)sgk_wrap_index(idx[n], axis_dim) >= (uint64_t)axis_dim;   \
-        if (bad)                                                                       \
+        if (!sgk_simd_indices_in_range(idx + begin, sizeof(T) == 8, end - begin, axis_dim)) \
             report_first_bad(job, begin, 1, 1, &axis_dim);                             \
     }
 

@@ -9,6 +9,7 @@
  * Harness and contract: tests/error_cases.h.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -275,6 +276,74 @@ static void test_index_out_of_range_last_binned(void **state)
     free(idx);
 }
 
+/* Indices are checked a vector at a time: a bad value at any position of
+   41 (past two vectors of 16 int32 lanes and five of 8 int64 lanes, with
+   a scalar tail) is found and named, and the output stays untouched; the
+   extremes -dim and dim - 1 around it are valid, and without the bad value
+   each gathers the element it names. */
+static sgk_status call_one_coordinate(int op, const sgk_tensor *d, const sgk_tensor *ix,
+                                      const sgk_tensor *u, float *out)
+{
+    switch (op) {
+    case 0: return sgk_gather_elements(d, ix, 1, out);
+    case 1: return sgk_scatter_elements(d, ix, u, 1, SGK_REDUCE_NONE, out);
+    case 2: return sgk_gather_nd(d, ix, 0, out);
+    default: return sgk_scatter_nd(d, ix, u, SGK_REDUCE_ADD, out);
+    }
+}
+
+static void test_index_bounds_every_position(void **state)
+{
+    (void)state;
+    enum { DIM = 7, N = 41 };
+    static const char *const names[] = {"gather_elements", "scatter_elements", "gather_nd",
+                                        "scatter_nd"};
+    float data[DIM], upd[N], out[N > DIM ? N : DIM], before[N > DIM ? N : DIM];
+    int64_t idx64[N];
+    int32_t idx32[N];
+    for (int i = 0; i < DIM; i++)
+        data[i] = (float)(10 + i);
+    for (int i = 0; i < N; i++)
+        upd[i] = 1.0f;
+    for (int op = 0; op < 4; op++) {
+        const bool elements = op < 2;
+        const int64_t dshape_el[] = {1, DIM}, ishape_el[] = {1, N};
+        const int64_t dshape_nd[] = {DIM}, ishape_nd[] = {N, 1}, ushape_nd[] = {N};
+        sgk_tensor d = {SGK_FLOAT32, elements ? 2 : 1, elements ? dshape_el : dshape_nd, data};
+        sgk_tensor u = {SGK_FLOAT32, elements ? 2 : 1, elements ? ishape_el : ushape_nd, upd};
+        for (int t = 0; t < 2; t++) {
+            sgk_tensor ix = {t ? SGK_INT64 : SGK_INT32, 2, elements ? ishape_el : ishape_nd,
+                             t ? (void *)idx64 : (void *)idx32};
+            for (int bad = -1; bad < 2 * N; bad++) {
+                const int64_t value = bad < 0 ? 0 : bad % 2 ? -DIM - 1 : DIM;
+                for (int i = 0; i < N; i++) {
+                    idx64[i] = i == bad / 2 && bad >= 0 ? value : i % 3 == 0 ? -DIM : DIM - 1 - i % 2;
+                    idx32[i] = (int32_t)idx64[i];
+                }
+                memset(out, 0x5A, sizeof out);
+                memcpy(before, out, sizeof out);
+                sgk_status st = call_one_coordinate(op, &d, &ix, &u, out);
+                if (bad < 0) {
+                    if (st != SGK_OK)
+                        fail_msg("%s: %s", names[op], sgk_last_error());
+                    for (int i = 0; op == 0 && i < N; i++)
+                        if (out[i] != data[idx64[i] < 0 ? idx64[i] + DIM : idx64[i]])
+                            fail_msg("%s: output %d is %g", names[op], i, (double)out[i]);
+                    continue;
+                }
+                char needle[32];
+                snprintf(needle, sizeof needle, "%lld", (long long)value);
+                if (st != SGK_ERR_INDEX_OUT_OF_RANGE || strstr(sgk_last_error(), needle) == NULL)
+                    fail_msg("%s, %s index %lld at %d: %s, \"%s\"", names[op],
+                             t ? "int64" : "int32", (long long)value, bad / 2,
+                             sgk_status_name(st), sgk_last_error());
+                if (memcmp(out, before, sizeof out) != 0)
+                    fail_msg("%s, bad index at %d: the output was written", names[op], bad / 2);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +351,7 @@ int main(void)
         PER_OP("index_out_of_range", test_index_out_of_range),
         PER_OP("index_out_of_range_last", test_index_out_of_range_last),
         cmocka_unit_test(test_index_out_of_range_last_binned),
+        cmocka_unit_test(test_index_bounds_every_position),
     };
     return cmocka_run_group_tests_name("sgk errors: indices", tests, group_setup, NULL);
 }

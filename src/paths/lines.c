@@ -135,8 +135,9 @@ typedef struct {
     {                                                                                  \
         const T *idx = (const T *)indices + n0;                                        \
         if (I == 1) {                                                                  \
-            for (int64_t k = 0; k < m; k++)                                            \
-                slot[k] = (S)(line0 + sgk_wrap_index(idx[k], A));                      \
+            sgk_simd_offset_indices(idx, sizeof(T) == 8, m, A, line0,                  \
+                                    sizeof(S) == 8 ? (int64_t *)slot : NULL,           \
+                                    sizeof(S) == 8 ? NULL : (int32_t *)slot);          \
             return;                                                                    \
         }                                                                              \
         for (int64_t k = 0; k < m; k++) {                                              \

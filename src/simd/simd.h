@@ -58,6 +58,16 @@ void sgk_simd_gather_elements32(void *out, const void *data, const int32_t *slot
 void sgk_simd_gather_elements64(void *out, const void *data, const int64_t *slot,
                                 int64_t begin, int64_t end, bool stream);
 
+/* Whether every index idx[0..n) (int64 when idx64, else int32) lies in
+   [-dim, dim). */
+bool sgk_simd_indices_in_range(const void *idx, bool idx64, int64_t n, int64_t dim);
+
+/* For indices idx[0..n) already checked against [-dim, dim): slot[k] =
+   base + idx[k], plus dim where idx[k] is negative.  Into slot32 instead
+   when it is not NULL (the slots then fit in 32 bits). */
+void sgk_simd_offset_indices(const void *idx, bool idx64, int64_t n, int64_t dim, int64_t base,
+                             int64_t *slot, int32_t *slot32);
+
 /* The vectorized twin of sgk_apply_fn (src/reduce.h), same contract and
    the same results bit for bit: for each pair i in [begin, end), in order,
    elements [0, width) of the slice at dst + slot[i] * stride = f(them, the

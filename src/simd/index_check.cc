@@ -1,0 +1,154 @@
+// Index reading at memory speed: the bounds check every one-shot call
+// makes before its first write, and the normalization of checked indices
+// into slots.  A scalar loop spends several instructions per index; a
+// vector compares or offsets a whole register of them.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/index_check.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <limits>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace sgk {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Whether every idx[0..n) lies in [-dim, dim): within [lo, hi], the bounds
+// clamped to T's range (an int32 index cannot leave a dimension of 2^31 or
+// more).
+template <typename T>
+bool InRangeOf(const T* HWY_RESTRICT idx, int64_t n, int64_t dim) {
+  if (dim <= 0) return n == 0;
+  const int64_t tmin = std::numeric_limits<T>::min(), tmax = std::numeric_limits<T>::max();
+  const T lo = static_cast<T>(-dim < tmin ? tmin : -dim);
+  const T hi = static_cast<T>(dim - 1 > tmax ? tmax : dim - 1);
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
+  auto bad = hn::Zero(d);
+  int64_t i = 0;
+  // two vectors a step: the loads, not the compares, are the limit
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto a = hn::LoadU(d, idx + i), b = hn::LoadU(d, idx + i + N);
+    bad = hn::Or(bad, hn::VecFromMask(d, hn::Or(hn::Lt(a, vlo), hn::Gt(a, vhi))));
+    bad = hn::Or(bad, hn::VecFromMask(d, hn::Or(hn::Lt(b, vlo), hn::Gt(b, vhi))));
+  }
+  bool ok = hn::AllFalse(d, hn::MaskFromVec(bad));
+  for (; i < n; i++) ok &= idx[i] >= lo && idx[i] <= hi;
+  return ok;
+}
+
+bool IndicesInRange(const void* idx, bool idx64, int64_t n, int64_t dim) {
+  return idx64 ? InRangeOf(static_cast<const int64_t*>(idx), n, dim)
+               : InRangeOf(static_cast<const int32_t*>(idx), n, dim);
+}
+
+// base + the index, plus dim when negative, in 64-bit lanes.
+template <class V>
+HWY_INLINE V Offset(V v, V vdim, V vbase) {
+  return hn::Add(vbase, hn::Add(v, hn::And(vdim, hn::ShiftRight<63>(v))));
+}
+
+template <typename T>
+HWY_INLINE int64_t Wrapped(T c, int64_t dim) {
+  return c < 0 ? static_cast<int64_t>(c) + dim : static_cast<int64_t>(c);
+}
+
+// A vector of indices as 64-bit lanes.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadAs64(D d, const int64_t* HWY_RESTRICT idx) {
+  return hn::LoadU(d, idx);
+}
+template <class D>
+HWY_INLINE hn::Vec<D> LoadAs64(D d, const int32_t* HWY_RESTRICT idx) {
+  return hn::PromoteTo(d, hn::LoadU(hn::Rebind<int32_t, D>(), idx));
+}
+
+// 64-bit slots from int64 or int32 indices.
+template <typename T>
+void OffsetTo64(const T* HWY_RESTRICT idx, int64_t n, int64_t dim, int64_t base,
+                int64_t* HWY_RESTRICT slot) {
+  const hn::ScalableTag<int64_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vdim = hn::Set(d, dim), vbase = hn::Set(d, base);
+  int64_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(Offset(LoadAs64(d, idx + i), vdim, vbase), d, slot + i);
+  for (; i < n; i++) slot[i] = base + Wrapped(idx[i], dim);
+}
+
+// 32-bit slots (they fit: the planner chose them), from int64 indices:
+// computed in 64 bits, then cut to their low halves.
+void OffsetTo32From64(const int64_t* HWY_RESTRICT idx, int64_t n, int64_t dim, int64_t base,
+                      int32_t* HWY_RESTRICT slot) {
+  const hn::ScalableTag<int64_t> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Rebind<uint32_t, decltype(du)> d32;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vdim = hn::Set(d, dim), vbase = hn::Set(d, base);
+  uint32_t* out = reinterpret_cast<uint32_t*>(slot);
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto s = Offset(hn::LoadU(d, idx + i), vdim, vbase);
+    hn::StoreU(hn::TruncateTo(d32, hn::BitCast(du, s)), d32, out + i);
+  }
+  for (; i < n; i++) slot[i] = static_cast<int32_t>(base + Wrapped(idx[i], dim));
+}
+
+// 32-bit slots from int32 indices: base + the wrapped index fits, so 32-bit
+// lanes (unsigned, so that the sums wrap as the 64-bit ones would) do.
+void OffsetTo32From32(const int32_t* HWY_RESTRICT idx, int64_t n, int64_t dim, int64_t base,
+                      int32_t* HWY_RESTRICT slot) {
+  const hn::ScalableTag<int32_t> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vdim = hn::Set(du, static_cast<uint32_t>(dim));
+  const auto vbase = hn::Set(du, static_cast<uint32_t>(base));
+  uint32_t* out = reinterpret_cast<uint32_t*>(slot);
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto v = hn::LoadU(d, idx + i);
+    const auto neg = hn::BitCast(du, hn::ShiftRight<31>(v));
+    hn::StoreU(hn::Add(vbase, hn::Add(hn::BitCast(du, v), hn::And(vdim, neg))), du, out + i);
+  }
+  for (; i < n; i++) slot[i] = static_cast<int32_t>(base + Wrapped(idx[i], dim));
+}
+
+void OffsetIndices(const void* idx, bool idx64, int64_t n, int64_t dim, int64_t base,
+                   int64_t* slot, int32_t* slot32) {
+  if (slot32 != nullptr) {
+    if (idx64)
+      OffsetTo32From64(static_cast<const int64_t*>(idx), n, dim, base, slot32);
+    else
+      OffsetTo32From32(static_cast<const int32_t*>(idx), n, dim, base, slot32);
+  } else if (idx64) {
+    OffsetTo64(static_cast<const int64_t*>(idx), n, dim, base, slot);
+  } else {
+    OffsetTo64(static_cast<const int32_t*>(idx), n, dim, base, slot);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace sgk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "simd/dispatch.h"
+#include "simd/simd.h"
+
+namespace sgk {
+HWY_EXPORT(IndicesInRange);
+HWY_EXPORT(OffsetIndices);
+
+extern "C" bool sgk_simd_indices_in_range(const void* idx, bool idx64, int64_t n,
+                                          int64_t dim) {
+  return SGK_DISPATCH(IndicesInRange)(idx, idx64, n, dim);
+}
+
+extern "C" void sgk_simd_offset_indices(const void* idx, bool idx64, int64_t n, int64_t dim,
+                                        int64_t base, int64_t* slot, int32_t* slot32) {
+  SGK_DISPATCH(OffsetIndices)(idx, idx64, n, dim, base, slot, slot32);
+}
+}  // namespace sgk
+#endif  // HWY_ONCE
