@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 
 #include "parallel/parallel_for.h"
+#include "simd/simd.h"
 #include "whole_rows.h"
 
 typedef struct {
@@ -13,8 +14,7 @@ typedef struct {
     atomic_bool differs;
 } rows_job;
 
-/* Each row's values compared with its first; no early exit inside a row,
-   so that the comparison vectorizes. */
+/* Each row's values compared with its first, a vector at a time. */
 #define SAME_ALONG_ROWS(NAME, T)                                                   \
     static void NAME(void *ctx, int worker, int64_t begin, int64_t end)           \
     {                                                                              \
@@ -27,10 +27,7 @@ typedef struct {
                                                       memory_order_relaxed))       \
                 return;                                                            \
             const T *row = idx + r * L;                                            \
-            T diff = 0;                                                            \
-            for (int64_t e = 1; e < L; e++)                                        \
-                diff |= row[e] ^ row[0];                                           \
-            if (diff != 0) {                                                       \
+            if (!sgk_simd_all_equal(row + 1, sizeof(T) == 8, L - 1, row[0])) {     \
                 atomic_store_explicit(&job->differs, true, memory_order_relaxed);  \
                 return;                                                            \
             }                                                                      \

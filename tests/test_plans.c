@@ -351,6 +351,32 @@ static void test_whole_rows(void **state)
     CHECK_FLOATS("gather_elements, whole rows", out, want, 30);
     free(data);
     sgk_plan_destroy(plan);
+
+    /* Rows of 40, compared a vector at a time: one element off anywhere
+       in the last row (vector lanes or scalar tail) means elements, with
+       either index type. */
+    static const int64_t lds[] = {4, 40}, lis[] = {3, 40};
+    int64_t lidx[120];
+    int32_t lidx32[120];
+    float *ldata = random_floats(160);
+    float lout[120], lwant[120];
+    for (int is64 = 0; is64 < 2; is64++)
+        for (int off = -1; off < 40; off++) {
+            for (int i = 0; i < 120; i++)
+                lidx[i] = lidx32[i] = (int32_t)(i / 40) - 1;
+            if (off >= 0)
+                lidx[80 + off] = lidx32[80 + off] = 3;
+            sgk_tensor ld = f32(2, lds, NULL);
+            sgk_tensor lix = is64 ? i64(2, lis, lidx) : i32(2, lis, lidx32);
+            plan = NULL;
+            CHECK_OK(sgk_plan_gather_elements(&plan, &ld, &lix, 0, 0));
+            assert_int_equal(strstr(sgk_plan_describe(plan), "whole rows") != NULL, off < 0);
+            ref_gather_elements(ldata, lds, 2, lidx, lis, 0, lwant);
+            CHECK_OK(sgk_execute(plan, ldata, NULL, lout));
+            CHECK_FLOATS("gather_elements, rows of 40", lout, lwant, 120);
+            sgk_plan_destroy(plan);
+        }
+    free(ldata);
 }
 
 /* ---- the plan keeps no pointer to the caller's indices or shapes ---------- */

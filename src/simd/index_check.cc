@@ -45,6 +45,29 @@ bool IndicesInRange(const void* idx, bool idx64, int64_t n, int64_t dim) {
                : InRangeOf(static_cast<const int32_t*>(idx), n, dim);
 }
 
+// Whether every v[0..n) equals value: XORs ORed together, one test at the
+// end (a row that differs is rare and found at its end).
+template <typename T>
+bool AllEqualOf(const T* HWY_RESTRICT v, int64_t n, T value) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vv = hn::Set(d, value);
+  auto diff = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    diff = hn::Or(diff, hn::Xor(hn::LoadU(d, v + i), vv));
+    diff = hn::Or(diff, hn::Xor(hn::LoadU(d, v + i + N), vv));
+  }
+  T rest = 0;
+  for (; i < n; i++) rest |= v[i] ^ value;
+  return rest == 0 && hn::AllTrue(d, hn::Eq(diff, hn::Zero(d)));
+}
+
+bool AllEqual(const void* v, bool is64, int64_t n, int64_t value) {
+  return is64 ? AllEqualOf(static_cast<const int64_t*>(v), n, value)
+              : AllEqualOf(static_cast<const int32_t*>(v), n, static_cast<int32_t>(value));
+}
+
 // base + the index, plus dim when negative, in 64-bit lanes.
 template <class V>
 HWY_INLINE V Offset(V v, V vdim, V vbase) {
@@ -140,6 +163,11 @@ HWY_AFTER_NAMESPACE();
 namespace sgk {
 HWY_EXPORT(IndicesInRange);
 HWY_EXPORT(OffsetIndices);
+HWY_EXPORT(AllEqual);
+
+extern "C" bool sgk_simd_all_equal(const void* v, bool is64, int64_t n, int64_t value) {
+  return SGK_DISPATCH(AllEqual)(v, is64, n, value);
+}
 
 extern "C" bool sgk_simd_indices_in_range(const void* idx, bool idx64, int64_t n,
                                           int64_t dim) {

@@ -68,6 +68,9 @@ bool sgk_simd_indices_in_range(const void *idx, bool idx64, int64_t n, int64_t d
 void sgk_simd_offset_indices(const void *idx, bool idx64, int64_t n, int64_t dim, int64_t base,
                              int64_t *slot, int32_t *slot32);
 
+/* Whether every v[0..n) (int64 when is64, else int32) equals value. */
+bool sgk_simd_all_equal(const void *v, bool is64, int64_t n, int64_t value);
+
 /* The vectorized twin of sgk_apply_fn (src/reduce.h), same contract and
    the same results bit for bit: for each pair i in [begin, end), in order,
    elements [0, width) of the slice at dst + slot[i] * stride = f(them, the
