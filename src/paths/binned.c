@@ -1,11 +1,13 @@
-/* One-shot scatters of single elements: propagation blocking (Beamer,
-   Asanovic and Patterson, IPDPS 2017).  A plan would group the pairs by
-   destination block once and reuse the grouping; a one-shot call pays for
-   any grouping every time, so it bins instead, in one streaming pass:
+/* One-shot scatters: propagation blocking (Beamer, Asanovic and
+   Patterson, IPDPS 2017).  A plan would group the pairs by destination
+   block once and reuse the grouping; a one-shot call pays for any grouping
+   every time, so it bins instead, in one streaming pass:
      1. each thread reads its share of the pairs once, in order, checks and
-        maps each index, and appends the slot (16 bits within its block)
-        and the update's value to its own bin of that block: a chain of
-        fixed-size chunks taken from the thread's pool;
+        maps each index, and appends the pair to its own bin of the slot's
+        block: a chain of fixed-size chunks taken from the thread's pool.
+        Single elements go in as the slot (16 bits within the block) and
+        the update's value; slices as the slot within the block and the
+        update's position (64 bits each), the slices read only in step 2;
      2. each block is copied (unless in place) and takes its bins, the
         chains of threads 0, 1, ... in turn: the original order, while the
         block sits in L2.
@@ -54,6 +56,7 @@ typedef struct {
 
 typedef struct {
     sgk_plan base;
+    bool slices;          /* bins hold (slot, position), 64 bits each */
     sgk_problem p;        /* a copy: the planner's goes before the run;
                              a one-shot plan runs within the call */
     sgk_apply16_fn apply16;
@@ -73,22 +76,26 @@ _Static_assert(sizeof(binned_plan) <= SGK_PLAN_BLOCK_BYTES, "one-shot plan too l
 static const char *binned_unfit(const sgk_choice *c)
 {
     const sgk_plan *plan = c->base;
-    const sgk_problem *p = c->problem;
-    if (!p->scatter || plan->slice_len != 1)
-        return "not a scatter of single elements";
+    if (!c->problem->scatter)
+        return "not a scatter";
     if (!plan->one_shot)
         return "a reused plan groups its pairs once";
-    if (plan->widen_reduce != NULL || sgk_apply16_kernel(plan->dtype, plan->reduction) == NULL)
-        return "no 16-bit-slot kernel for this cell";
-    if (p->map.kind == SGK_MAP_ELEMENTS && p->map.row_len > 1)
-        return "whole rows";
-    return plan->slots > UINT32_MAX ? "more than 2^32 destination slots" : NULL;
+    return plan->widen_reduce != NULL ? "float32 accumulation needs whole segments" : NULL;
+}
+
+/* Single elements with a 16-bit-slot kernel bin their values; everything
+   else bins positions. */
+static bool bins_slices(const sgk_plan *plan)
+{
+    return plan->slice_len != 1 || sgk_apply16_kernel(plan->dtype, plan->reduction) == NULL;
 }
 
 static int64_t block_slots_of(const sgk_plan *plan)
 {
-    const int64_t slots = sgk_cache_block_bytes() / (int64_t)plan->elem_size;
-    return slots < 1 ? 1 : slots > SGK_SLOT16_BLOCK ? SGK_SLOT16_BLOCK : slots;
+    const int64_t slice_bytes = plan->slice_len * (int64_t)plan->elem_size;
+    const int64_t slots = sgk_cache_block_bytes() / (slice_bytes > 0 ? slice_bytes : 1);
+    const int64_t most = bins_slices(plan) ? INT64_C(1) << 40 : SGK_SLOT16_BLOCK;
+    return slots < 1 ? 1 : slots > most ? most : slots;
 }
 
 static int parts_of(const sgk_plan *plan)
@@ -103,8 +110,8 @@ static bool binned_preferred(const sgk_choice *c, const char **why)
     const sgk_plan *plan = c->base;
     const int64_t block_slots = block_slots_of(plan);
     const int64_t blocks = (plan->slots + block_slots - 1) / block_slots;
-    *why = "one-shot single elements: pairs binned by destination block, then each block "
-           "takes its bin in cache";
+    *why = "one-shot: pairs binned by destination block, then each block takes its bins "
+           "in cache";
     return blocks * parts_of(plan) <= plan->count / (CHUNK_MIN / 2);
 }
 
@@ -139,12 +146,13 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
         return sgk_plan_out_of_memory(base);
     const int64_t block_slots = block_slots_of(base);
     bp->p = *p;
-    bp->apply16 = sgk_apply16_kernel(base->dtype, base->reduction);
+    bp->slices = bins_slices(base);
+    bp->apply16 = bp->slices ? NULL : sgk_apply16_kernel(base->dtype, base->reduction);
     bp->shift = sgk_shift_for(block_slots < base->slots ? block_slots : base->slots);
     bp->blocks = (base->slots >> bp->shift) + ((base->slots & ((INT64_C(1) << bp->shift) - 1)) != 0);
     bp->parts = parts_of(base);
     bp->chunk = chunk_pairs(base->count, bp->blocks * bp->parts);
-    bp->chunk_bytes = line_up((size_t)bp->chunk * (2 + base->elem_size));
+    bp->chunk_bytes = line_up((size_t)bp->chunk * (bp->slices ? 16 : 2 + base->elem_size));
     /* each part's pool: its share in full chunks, plus one part-filled
        chunk per block; the preference keeps this within 3x the pairs */
     const int64_t share = (base->count + bp->parts - 1) / bp->parts;
@@ -219,6 +227,23 @@ typedef struct {
     uint64_t lo, hi;
 } bytes16;
 
+/* Slices: the slot within its block and the position, as sgk_apply_pairs
+   takes them. */
+#define BIN_POSITIONS                                                                  \
+    for (int64_t i = 0; i < m; i++) {                                                  \
+        const uint64_t s = (uint64_t)wide[i];                                          \
+        bin *b = bins + (s >> shift);                                                  \
+        uint32_t k = b->fill;                                                          \
+        int64_t *slot = (int64_t *)b->tail;                                            \
+        if (k == capacity) {                                                           \
+            slot = (int64_t *)next_chunk(bp, pt, b);                                   \
+            k = 0;                                                                     \
+        }                                                                              \
+        slot[k] = (int64_t)(s & mask);                                                 \
+        slot[capacity + k] = n + i;                                                    \
+        b->fill = k + 1;                                                               \
+    }
+
 /* Step 1 for parts [first, last). */
 static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
 {
@@ -246,6 +271,10 @@ static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
             if (sgk_map_index_range(&bp->p, n, n + m, wide) != SGK_OK) {
                 pt->first_bad = n;
                 break;
+            }
+            if (bp->slices) {
+                BIN_POSITIONS
+                continue;
             }
             switch (bp->base.elem_size) {
             case 1: BIN_PAIRS(uint8_t) break;
@@ -290,26 +319,38 @@ typedef struct {
     const sgk_buffers *b;
 } apply_job;
 
-/* Traffic of blocks [0, b): their copy plus their pairs. */
+/* Traffic of blocks [0, b): their copy plus their pairs (the bins, and
+   for slices the updates they read). */
 static int64_t blocks_cost(void *ctx, int64_t b)
 {
     const apply_job *j = ctx;
-    const int64_t slots = b << j->bp->shift;
-    const int64_t copied = slots < j->bp->base.slots ? slots : j->bp->base.slots;
-    return (j->b->in_place ? 0 : 2 * copied) * (int64_t)j->bp->base.elem_size +
-           j->bp->before[b] * (2 + (int64_t)j->bp->base.elem_size);
+    const binned_plan *bp = j->bp;
+    const int64_t slots = b << bp->shift;
+    const int64_t copied = slots < bp->base.slots ? slots : bp->base.slots;
+    const int64_t slice_bytes = (int64_t)j->b->slice_bytes;
+    const int64_t pair_bytes = bp->slices ? 16 + 2 * slice_bytes : 2 + slice_bytes;
+    return (j->b->in_place ? 0 : 2 * copied) * slice_bytes + bp->before[b] * pair_bytes;
 }
 
 /* Block b's bins onto the block, thread by thread, chunk by chunk. */
-static void apply_block(const binned_plan *bp, int64_t b, uint8_t *block)
+static void apply_block(const binned_plan *bp, const sgk_buffers *buffers, int64_t b,
+                        uint8_t *block)
 {
     const uint32_t capacity = bp->chunk;
     for (int t = 0; t < bp->parts; t++) {
         const part *pt = &bp->part[t];
         const bin *x = &pt->bins[b];
         for (uint32_t c = x->head; c != NO_CHUNK; c = pt->next[c]) {
-            const uint16_t *slot = (const uint16_t *)(pt->pool + (size_t)c * bp->chunk_bytes);
-            bp->apply16(block, slot, slot + capacity, NULL, 0, c == x->last ? x->fill : capacity);
+            const uint8_t *chunk = pt->pool + (size_t)c * bp->chunk_bytes;
+            const uint32_t pairs = c == x->last ? x->fill : capacity;
+            if (bp->slices) {
+                const int64_t *slot = (const int64_t *)chunk;
+                sgk_apply_pairs(&bp->base, buffers, block, 0, slot, slot + capacity, 0, pairs,
+                                bp->base.slice_len);
+            } else {
+                const uint16_t *slot = (const uint16_t *)chunk;
+                bp->apply16(block, slot, slot + capacity, NULL, 0, pairs);
+            }
         }
     }
 }
@@ -320,7 +361,7 @@ static void apply_bins(void *ctx, int worker, int64_t first, int64_t last)
     const apply_job *j = ctx;
     const binned_plan *bp = j->bp;
     const sgk_plan *p = &bp->base;
-    const size_t es = p->elem_size, block_bytes = ((size_t)1 << bp->shift) * es;
+    const size_t es = j->b->slice_bytes, block_bytes = ((size_t)1 << bp->shift) * es;
     const bool via_scratch = p->stream_output && !j->b->in_place;
     uint8_t *scratch = via_scratch ? sgk_thread_scratch(block_bytes) : NULL;
     (void)worker;
@@ -335,7 +376,7 @@ static void apply_bins(void *ctx, int worker, int64_t first, int64_t last)
         uint8_t *block = scratch != NULL ? scratch : out;
         if (!j->b->in_place)
             sgk_simd_copy_bytes(block, data, bytes, false);
-        apply_block(bp, b, block);
+        apply_block(bp, j->b, b, block);
         if (scratch != NULL)
             sgk_simd_copy_bytes(out, scratch, bytes, true);
     }
@@ -350,8 +391,10 @@ static sgk_status binned_run(const sgk_plan *plan, const sgk_buffers *b)
     const int64_t index_bytes = m->indices == NULL ? 0
                                 : (m->kind == SGK_MAP_TUPLES ? m->k : 1) *
                                       (int64_t)sgk_elem_size(m->indices->dtype);
+    const int64_t entry_bytes = bp->slices ? 16 : 2 + (int64_t)plan->elem_size;
     sgk_parallel_for(bp->parts, plan->threads,
-                     plan->count * (index_bytes + 2 + 2 * (int64_t)plan->elem_size),
+                     plan->count * (index_bytes + entry_bytes +
+                                    (bp->slices ? 0 : (int64_t)plan->elem_size)),
                      plan->parallel_min_bytes, bin_pairs, &bj);
     sgk_status status = settle_bins(bp);
     if (status != SGK_OK)
@@ -366,10 +409,10 @@ static void binned_describe(const sgk_plan *plan, char *text, size_t size)
 {
     const binned_plan *bp = (const binned_plan *)plan;
     snprintf(text, size,
-             "path binned (%s; %lld blocks of %lld slots, %d parts, chunks of %u pairs); "
+             "path binned (%s; %lld blocks of %lld slots, %d parts, chunks of %u %s); "
              "%lld updates",
              plan->why, (long long)bp->blocks, (long long)1 << bp->shift, bp->parts,
-             bp->chunk, (long long)plan->count);
+             bp->chunk, bp->slices ? "positions" : "values", (long long)plan->count);
 }
 
 const sgk_path sgk_path_binned = {
