@@ -916,7 +916,8 @@ static void test_rows_in_source_order(void **state)
     (void)state;
     enum { ROW = 128, ROWS = 16384, PICKS = 12004 }; /* uneven quarters at 2 and 4 threads */
     const int64_t ds0[] = {ROWS, ROW}, is0[] = {PICKS, 1};
-    const int64_t ds1[] = {4, ROWS / 4, ROW}, is1[] = {4, PICKS / 4, 1};
+    /* two batches, each reading a 4 MiB stretch: past L2, so still sorted */
+    const int64_t ds1[] = {2, ROWS / 2, ROW}, is1[] = {2, PICKS / 2, 1};
     int64_t *idx = xmalloc(PICKS * sizeof *idx);
     float *data = random_floats((size_t)ROWS * ROW);
     float *want = xmalloc((size_t)PICKS * ROW * sizeof *want);
