@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Writes docs/performance.md from the benchmark results in bench/results/.
 
-    bench/performance-doc.py [--results DIR] [--output FILE]
-    bench/performance-doc.py [--results DIR] --check FILE
+    bench/performance-doc.py [--results DIR] [--output FILE] [--readme README.md]
+    bench/performance-doc.py [--results DIR] --check FILE [--readme README.md]
 
 Every figure of the page is read from a JSON file of DIR, and every table
 says which file, and the machine, date and commit that run recorded ("not
 recorded" where the file predates those fields).  No figure is written by
 hand, so re-running the benchmarks and this script refreshes the page, and
 --check (run by `make check`) fails when the page is not what the committed
-JSON gives.  Workloads, variants and implementations are taken from the
+JSON gives.  --readme does the same for the one-shot summary the README
+quotes, between its two marker comments.  Workloads, variants and implementations are taken from the
 JSON as they come; a results file of no known kind is listed, not dropped.
 Standard library only.
 """
@@ -529,6 +530,65 @@ def other_section(folder, used):
     return out
 
 
+# ---- the README's block -------------------------------------------------------------
+
+README_BEGIN = "<!-- begin: written by bench/performance-doc.py from bench/results -->"
+README_END = "<!-- end: written by bench/performance-doc.py -->"
+
+
+def oneshot_against_peers(records):
+    """sgk_oneshot over the fastest peer, per workload, from the peers run."""
+    by_w = {}
+    for r in records:
+        if r.get("status") == "ok":
+            by_w.setdefault(r["workload"], {})[r["impl"]] = r
+    ratios = []
+    for w, impls in by_w.items():
+        shot = impls.get("sgk_oneshot")
+        peers = [r["median_ms"] for i, r in impls.items() if i not in ("sgk", "sgk_oneshot")]
+        if shot and peers:
+            ratios.append((w, min(peers) / shot["median_ms"]))
+    return ratios
+
+
+def readme_block(folder):
+    """The one-shot figures the README quotes: the same sentences as the page."""
+    runs = [load(folder, n) for n in SGK_BENCH_RUNS]
+    plan, one, shot, shot1 = runs
+    lines = []
+    if plan is not None and shot is not None:
+        notes = sgk_bench_notes(plan, one, shot, shot1)
+        lines += [x for x in notes if not x.startswith("- **Reused plans**")]
+        lines += tiny_notes(shot)
+        lines.insert(0, f"From `{sgk_bench_command(shot, SGK_BENCH_RUNS[2])}` on "
+                        f"{shot.get('machine', NOT_RECORDED)}, {when(shot.get('date'))}, "
+                        f"commit {shot.get('commit', NOT_RECORDED)}:")
+        lines.insert(1, "")
+    peers = load(folder, PEERS_RUN)
+    ratios = oneshot_against_peers(T.records_of(peers)) if peers is not None else []
+    if ratios:
+        ahead = sorted(ratios, key=lambda x: x[1])
+        twice = [w for w, x in ratios if x >= 2]
+        lines += [f"- Against the fastest peer on each of the {len(ratios)} workloads of "
+                  f"`bench/peers.py` (same run, through the Python binding), the one-shot "
+                  f"call is {span([x for _, x in ratios])}× as fast; 2× or more on "
+                  f"{len(twice)}; below 1× on "
+                  + (", ".join(f"{w} {x:.2f}×" for w, x in ahead if x < 1) or "none")
+                  + "."]
+    lines += ["", "Every figure, its machine and its command: "
+                  "[docs/performance.md](docs/performance.md)."]
+    return [README_BEGIN] + lines + [README_END]
+
+
+def with_readme_block(text, block):
+    """text with the lines between the markers replaced, or None without them."""
+    if README_BEGIN not in text or README_END not in text:
+        return None
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    return head + "\n".join(block) + tail
+
+
 def page(folder):
     out = [PREAMBLE]
     used = []
@@ -552,24 +612,38 @@ def main():
     group.add_argument("--output", help="write the page here (default: standard output)")
     group.add_argument("--check", metavar="FILE",
                        help="exit 1, showing the difference, if FILE is not the page")
+    ap.add_argument("--readme", metavar="FILE",
+                    help="also the README's block between its markers: rewritten with "
+                         "--output, compared with --check")
     args = ap.parse_args()
-    text = page(args.results)
+    outputs = [(args.check or args.output, page(args.results))]
+    if args.readme:
+        with open(args.readme) as f:
+            readme = with_readme_block(f.read(), readme_block(args.results))
+        if readme is None:
+            print(f"{args.readme} has no block between {README_BEGIN} and {README_END}")
+            return 1
+        outputs.append((args.readme, readme))
     if args.check:
-        with open(args.check) as f:
-            have = f.read()
-        if have == text:
-            print(f"{args.check} is what {args.results} gives")
-            return 0
-        sys.stdout.writelines(difflib.unified_diff(
-            have.splitlines(True), text.splitlines(True), args.check, "generated"))
-        print(f"\n{args.check} is stale: `make performance-doc` rewrites it from "
-              f"{args.results}")
-        return 1
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+        stale = 0
+        for name, text in outputs:
+            with open(name) as f:
+                have = f.read()
+            if have == text:
+                print(f"{name} is what {args.results} gives")
+                continue
+            sys.stdout.writelines(difflib.unified_diff(
+                have.splitlines(True), text.splitlines(True), name, "generated"))
+            print(f"\n{name} is stale: `make performance-doc` rewrites it from "
+                  f"{args.results}")
+            stale = 1
+        return stale
+    for name, text in outputs:
+        if name:
+            with open(name, "w") as f:
+                f.write(text)
+        else:
+            sys.stdout.write(text)
     return 0
 
 

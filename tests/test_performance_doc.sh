@@ -1,5 +1,6 @@
 #!/bin/sh
-# docs/performance.md must be exactly what bench/performance-doc.py writes
+# docs/performance.md, and the README's block of one-shot figures, must be
+# exactly what bench/performance-doc.py writes
 # from the committed bench/results/*.json: no figure is copied by hand, so
 # none can go stale.  For automake's TESTS ($srcdir exported by the
 # harness); exits 77 (skipped) without python3.  Ends with cmocka-style
@@ -14,7 +15,8 @@ if ! command -v "$python" >/dev/null 2>&1; then
     exit 77
 fi
 if PYTHONDONTWRITEBYTECODE=1 "$python" "$top_srcdir/bench/performance-doc.py" \
-    --results "$top_srcdir/bench/results" --check "$top_srcdir/docs/performance.md"; then
+    --results "$top_srcdir/bench/results" --check "$top_srcdir/docs/performance.md" \
+    --readme "$top_srcdir/README.md"; then
     echo "[  PASSED  ] 1 test(s)."
     exit 0
 fi
