@@ -344,6 +344,66 @@ static void test_index_bounds_every_position(void **state)
     }
 }
 
+/* The same for pairs of coordinates (k = 2), which are checked and
+   flattened a vector at a time: a bad first or second coordinate of any
+   of 41 pairs is found and its pair named, nothing written; without one,
+   GatherND gathers what each pair names. */
+static void test_index_pair_bounds_every_position(void **state)
+{
+    (void)state;
+    enum { D0 = 7, D1 = 5, N = 41 };
+    float data[D0 * D1], upd[N], out[D0 * D1 > N ? D0 * D1 : N], before[sizeof out / 4];
+    int64_t idx64[2 * N];
+    int32_t idx32[2 * N];
+    for (int i = 0; i < D0 * D1; i++)
+        data[i] = (float)(100 + i);
+    for (int i = 0; i < N; i++)
+        upd[i] = 1.0f;
+    const int64_t dshape[] = {D0, D1}, ishape[] = {N, 2}, ushape[] = {N};
+    sgk_tensor d = {SGK_FLOAT32, 2, dshape, data}, u = {SGK_FLOAT32, 1, ushape, upd};
+    for (int scatter = 0; scatter < 2; scatter++)
+        for (int t = 0; t < 2; t++) {
+            sgk_tensor ix = {t ? SGK_INT64 : SGK_INT32, 2, ishape,
+                             t ? (void *)idx64 : (void *)idx32};
+            for (int bad = -1; bad < 4 * N; bad++) {
+                const int at = bad / 4, j = bad / 2 % 2;
+                const int64_t dim = j ? D1 : D0, value = bad % 2 ? -dim - 1 : dim;
+                for (int i = 0; i < 2 * N; i++) {
+                    const int64_t di = i % 2 ? D1 : D0;
+                    idx64[i] = i / 2 % 3 == 0 ? -di : di - 1 - i / 2 % 2;
+                }
+                if (bad >= 0)
+                    idx64[2 * at + j] = value;
+                for (int i = 0; i < 2 * N; i++)
+                    idx32[i] = (int32_t)idx64[i];
+                memset(out, 0x5A, sizeof out);
+                memcpy(before, out, sizeof out);
+                sgk_status st = scatter ? sgk_scatter_nd(&d, &ix, &u, SGK_REDUCE_ADD, out)
+                                        : sgk_gather_nd(&d, &ix, 0, out);
+                if (bad < 0) {
+                    if (st != SGK_OK)
+                        fail_msg("k = 2: %s", sgk_last_error());
+                    for (int i = 0; !scatter && i < N; i++) {
+                        const int64_t r = idx64[2 * i] < 0 ? idx64[2 * i] + D0 : idx64[2 * i];
+                        const int64_t c =
+                            idx64[2 * i + 1] < 0 ? idx64[2 * i + 1] + D1 : idx64[2 * i + 1];
+                        if (out[i] != data[r * D1 + c])
+                            fail_msg("gather_nd k = 2: output %d is %g", i, (double)out[i]);
+                    }
+                    continue;
+                }
+                char needle[32];
+                snprintf(needle, sizeof needle, "indices[%d] = [", at);
+                if (st != SGK_ERR_INDEX_OUT_OF_RANGE || strstr(sgk_last_error(), needle) == NULL)
+                    fail_msg("%s k = 2, %s coordinate %d of pair %d = %lld: %s, \"%s\"",
+                             scatter ? "scatter_nd" : "gather_nd", t ? "int64" : "int32", j, at,
+                             (long long)value, sgk_status_name(st), sgk_last_error());
+                if (memcmp(out, before, sizeof out) != 0)
+                    fail_msg("k = 2, bad pair %d: the output was written", at);
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +412,7 @@ int main(void)
         PER_OP("index_out_of_range_last", test_index_out_of_range_last),
         cmocka_unit_test(test_index_out_of_range_last_binned),
         cmocka_unit_test(test_index_bounds_every_position),
+        cmocka_unit_test(test_index_pair_bounds_every_position),
     };
     return cmocka_run_group_tests_name("sgk errors: indices", tests, group_setup, NULL);
 }

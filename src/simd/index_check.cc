@@ -101,6 +101,56 @@ void OffsetTo64(const T* HWY_RESTRICT idx, int64_t n, int64_t dim, int64_t base,
   for (; i < n; i++) slot[i] = base + Wrapped(idx[i], dim);
 }
 
+// Pairs of two coordinates (k = 2), interleaved as the indices hold them,
+// into 64-bit slots base + w0 * s0 + w1 (w: the wrapped coordinates); false
+// when a coordinate lies outside [-d0, d0) or [-d1, d1).  A vector holds
+// N / 2 pairs, c0 in the even lanes: the even lanes take w0 * s0 (a 32 x 32
+// -> 64-bit product, exact as d0 and s0 are below 2^32) plus the odd
+// lane's w1, and the even lanes of two vectors make N slots.
+template <typename T>
+bool MapPairs2Of(const T* HWY_RESTRICT idx, int64_t pairs, int64_t d0, int64_t d1,
+                 int64_t s0, int64_t base, int64_t* HWY_RESTRICT slot) {
+  int64_t n = 0;
+  bool ok = true;
+#if HWY_TARGET != HWY_SCALAR  // one lane holds no pair
+  const hn::ScalableTag<int64_t> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Repartition<uint32_t, decltype(du)> d32;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto lo = hn::InterleaveLower(hn::Set(d, -d0), hn::Set(d, -d1));
+  const auto hi = hn::InterleaveLower(hn::Set(d, d0 - 1), hn::Set(d, d1 - 1));
+  const auto dim = hn::InterleaveLower(hn::Set(d, d0), hn::Set(d, d1));
+  const auto vs0 = hn::BitCast(d32, hn::Set(du, static_cast<uint64_t>(s0)));
+  const auto vbase = hn::Set(du, static_cast<uint64_t>(base));
+  auto bad = hn::Zero(d);
+  for (; n + N <= pairs; n += N) {
+    const auto a = LoadAs64(d, idx + 2 * n), b = LoadAs64(d, idx + 2 * n + N);
+    bad = hn::Or(bad, hn::VecFromMask(d, hn::Or(hn::Lt(a, lo), hn::Gt(a, hi))));
+    bad = hn::Or(bad, hn::VecFromMask(d, hn::Or(hn::Lt(b, lo), hn::Gt(b, hi))));
+    const auto wa = hn::BitCast(du, hn::Add(a, hn::And(dim, hn::ShiftRight<63>(a))));
+    const auto wb = hn::BitCast(du, hn::Add(b, hn::And(dim, hn::ShiftRight<63>(b))));
+    const auto fa = hn::Add(hn::Add(hn::MulEven(hn::BitCast(d32, wa), vs0), hn::Shuffle01(wa)),
+                            vbase);
+    const auto fb = hn::Add(hn::Add(hn::MulEven(hn::BitCast(d32, wb), vs0), hn::Shuffle01(wb)),
+                            vbase);
+    hn::StoreU(hn::BitCast(d, hn::ConcatEven(du, fb, fa)), d, slot + n);
+  }
+  ok = hn::AllFalse(d, hn::MaskFromVec(bad));
+#endif
+  for (; n < pairs; n++) {
+    const int64_t c0 = idx[2 * n], c1 = idx[2 * n + 1];
+    ok &= c0 >= -d0 && c0 < d0 && c1 >= -d1 && c1 < d1;
+    slot[n] = base + Wrapped(c0, d0) * s0 + Wrapped(c1, d1);
+  }
+  return ok;
+}
+
+bool MapPairs2(const void* idx, bool idx64, int64_t pairs, int64_t d0, int64_t d1, int64_t s0,
+               int64_t base, int64_t* slot) {
+  return idx64 ? MapPairs2Of(static_cast<const int64_t*>(idx), pairs, d0, d1, s0, base, slot)
+               : MapPairs2Of(static_cast<const int32_t*>(idx), pairs, d0, d1, s0, base, slot);
+}
+
 // 32-bit slots (they fit: the planner chose them), from int64 indices:
 // computed in 64 bits, then cut to their low halves.
 void OffsetTo32From64(const int64_t* HWY_RESTRICT idx, int64_t n, int64_t dim, int64_t base,
@@ -164,6 +214,12 @@ namespace sgk {
 HWY_EXPORT(IndicesInRange);
 HWY_EXPORT(OffsetIndices);
 HWY_EXPORT(AllEqual);
+HWY_EXPORT(MapPairs2);
+
+extern "C" bool sgk_simd_map_pairs2(const void* idx, bool idx64, int64_t pairs, int64_t d0,
+                                    int64_t d1, int64_t s0, int64_t base, int64_t* slot) {
+  return SGK_DISPATCH(MapPairs2)(idx, idx64, pairs, d0, d1, s0, base, slot);
+}
 
 extern "C" bool sgk_simd_all_equal(const void* v, bool is64, int64_t n, int64_t value) {
   return SGK_DISPATCH(AllEqual)(v, is64, n, value);
