@@ -79,9 +79,36 @@ static void report_first_bad(map_job *job, int64_t n, int64_t step, int k, const
    and offset by vectors a stretch at a time, so that the second pass finds
    the stretch in L1. */
 #define OFFSET_STRETCH 2048
+
+/* Fewer indices than this go the scalar way: a kernel's dispatch and
+   set-up cost a tiny call more than its few indices (sgk-bench tiny). */
+#define SIMD_INDICES_MIN 32
+
+#define OFFSET_SCALAR(T, S)                                                           \
+    do {                                                                               \
+        const T *in = idx;                                                             \
+        S *to = out;                                                                   \
+        bool bad = false;                                                              \
+        for (int64_t n = 0; n < pairs; n++) {                                          \
+            const uint64_t w = (uint64_t)sgk_wrap_index(in[n], dim);                   \
+            bad |= w >= (uint64_t)dim;                                                 \
+            to[n] = (S)((uint64_t)offset + w);                                         \
+        }                                                                              \
+        return !bad;                                                                   \
+    } while (0)
+
 static bool offset_checked(const void *idx, bool idx64, int64_t dim, int64_t offset,
                            int64_t pairs, void *out, bool out64)
 {
+    if (pairs < SIMD_INDICES_MIN) {
+        if (idx64 && out64)
+            OFFSET_SCALAR(int64_t, int64_t);
+        if (idx64)
+            OFFSET_SCALAR(int64_t, int32_t);
+        if (out64)
+            OFFSET_SCALAR(int32_t, int64_t);
+        OFFSET_SCALAR(int32_t, int32_t);
+    }
     const size_t ib = idx64 ? 8 : 4, ob = out64 ? 8 : 4;
     for (int64_t n = 0; n < pairs; n += OFFSET_STRETCH) {
         const int64_t m = pairs - n < OFFSET_STRETCH ? pairs - n : OFFSET_STRETCH;
@@ -111,8 +138,8 @@ static bool offset_checked(const void *idx, bool idx64, int64_t dim, int64_t off
         if (k == 1)                                                                    \
             return offset_checked(idx, sizeof(T) == 8, dims[0], offset, pairs, out,       \
                                   sizeof(S) == 8);                                     \
-        if (k == 2 && sizeof(S) == 8 && dims[0] <= UINT32_MAX &&                      \
-            stride[0] <= UINT32_MAX)                                                   \
+        if (k == 2 && sizeof(S) == 8 && pairs >= SIMD_INDICES_MIN &&                  \
+            dims[0] <= UINT32_MAX && stride[0] <= UINT32_MAX)                          \
             return sgk_simd_map_pairs2(idx, sizeof(T) == 8, pairs, dims[0], dims[1],   \
                                        stride[0], offset, (int64_t *)out);             \
         if (k == 2) {                                                                  \

@@ -11,6 +11,10 @@
    a memory latency at a few nanoseconds per pair. */
 #define PREFETCH_AHEAD 16
 
+/* Runs of fewer pairs than this fetch nothing ahead: a tiny call's
+   destinations sit in L1, and the prefetches only add work. */
+#define PREFETCH_MIN_PAIRS 1024
+
 /* Pairs of single elements, in pair order: the statements given run with
    `to` the pair's destination element and `from` its update, both counted
    in units of `scale` dst/src pointer steps.  Grouped pairs read their
@@ -30,9 +34,14 @@
         }                                                                            \
         return;                                                                      \
     }                                                                                \
-    for (int64_t i = begin; i < end; i++) {                                          \
-        if (i + PREFETCH_AHEAD < end)                                                \
-            __builtin_prefetch(dst + slot[i + PREFETCH_AHEAD] * (scale), 1);         \
+    /* a short run's destinations are in L1 already */                            \
+    const int64_t fetched = end - begin >= PREFETCH_MIN_PAIRS ? end - PREFETCH_AHEAD : begin; \
+    for (int64_t i = begin; i < fetched; i++) {                                      \
+        __builtin_prefetch(dst + slot[i + PREFETCH_AHEAD] * (scale), 1);             \
+        const int64_t to = slot[i], from = i;                                        \
+        __VA_ARGS__                                                                  \
+    }                                                                                \
+    for (int64_t i = fetched; i < end; i++) {                                        \
         const int64_t to = slot[i], from = i;                                        \
         __VA_ARGS__                                                                  \
     }
