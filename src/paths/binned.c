@@ -38,7 +38,8 @@
 
 /* One thread's bin of one block. */
 typedef struct {
-    uint16_t *tail;  /* the last chunk: its slots, then its values */
+    uint16_t *tail;  /* the last chunk: its slots, then its values (or
+                        positions) */
     uint32_t fill;   /* pairs in the last chunk */
     uint32_t head;   /* the first chunk, or NO_CHUNK */
     uint32_t last;   /* the last chunk's number */
@@ -47,11 +48,11 @@ typedef struct {
 
 /* One thread's bins and chunks, on cache lines of their own. */
 typedef struct {
-    _Alignas(64) bin *bins;          /* one per block */
-    uint8_t *pool;      /* its chunks */
-    uint32_t *next;     /* the chunk after each in its chain */
-    uint32_t used;      /* chunks taken */
-    int64_t first_bad;  /* the first pair of the first bad batch, or count */
+    _Alignas(64) bin *bins; /* one per block */
+    uint8_t *pool;          /* its chunks */
+    uint32_t *next;         /* the chunk after each in its chain */
+    uint32_t used;          /* chunks taken */
+    int64_t first_bad;      /* the first pair of the first bad batch, or count */
 } part;
 
 typedef struct {
@@ -73,16 +74,6 @@ typedef struct {
 /* it takes the thread's plan block, and with it the thread's buffers */
 _Static_assert(sizeof(binned_plan) <= SGK_PLAN_BLOCK_BYTES, "one-shot plan too large");
 
-static const char *binned_unfit(const sgk_choice *c)
-{
-    const sgk_plan *plan = c->base;
-    if (!c->problem->scatter)
-        return "not a scatter";
-    if (!plan->one_shot)
-        return "a reused plan groups its pairs once";
-    return plan->widen_reduce != NULL ? "float32 accumulation needs whole segments" : NULL;
-}
-
 /* Single elements with a 16-bit-slot kernel bin their values; everything
    else bins positions. */
 static bool bins_slices(const sgk_plan *plan)
@@ -98,6 +89,13 @@ static int64_t block_slots_of(const sgk_plan *plan)
     return slots < 1 ? 1 : slots > most ? most : slots;
 }
 
+/* Destination blocks before rounding the block to a power of two. */
+static int64_t blocks_of(const sgk_plan *plan)
+{
+    const int64_t block_slots = block_slots_of(plan);
+    return plan->slots / block_slots + (plan->slots % block_slots != 0);
+}
+
 static int parts_of(const sgk_plan *plan)
 {
     return plan->threads > 1 ? plan->threads : 1;
@@ -108,11 +106,9 @@ static int parts_of(const sgk_plan *plan)
 static bool binned_preferred(const sgk_choice *c, const char **why)
 {
     const sgk_plan *plan = c->base;
-    const int64_t block_slots = block_slots_of(plan);
-    const int64_t blocks = (plan->slots + block_slots - 1) / block_slots;
     *why = "one-shot: pairs binned by destination block, then each block takes its bins "
            "in cache";
-    return blocks * parts_of(plan) <= plan->count / (CHUNK_MIN / 2);
+    return blocks_of(plan) * parts_of(plan) <= plan->count / (CHUNK_MIN / 2);
 }
 
 /* The largest power of two from CHUNK_MIN to CHUNK_MAX that a thread's bin
@@ -123,6 +119,30 @@ static uint32_t chunk_pairs(int64_t count, int64_t bins)
     while (c < CHUNK_MAX && (int64_t)c * 2 * bins <= count)
         c *= 2;
     return c;
+}
+
+/* Chunks a part's pool holds: its share in full chunks, plus one
+   part-filled chunk per block. */
+static int64_t chunks_per_part(const sgk_plan *plan, int64_t blocks, uint32_t chunk)
+{
+    const int parts = parts_of(plan);
+    const int64_t share = plan->count / parts + (plan->count % parts != 0);
+    return share / chunk + (share % chunk != 0) + blocks;
+}
+
+static const char *binned_unfit(const sgk_choice *c)
+{
+    const sgk_plan *plan = c->base;
+    if (!c->problem->scatter)
+        return "not a scatter";
+    if (!plan->one_shot)
+        return "a reused plan groups its pairs once";
+    if (plan->widen_reduce != NULL)
+        return "float32 accumulation needs whole segments";
+    const int64_t blocks = blocks_of(plan);
+    const uint32_t chunk = chunk_pairs(plan->count, blocks * parts_of(plan));
+    return chunks_per_part(plan, blocks, chunk) >= NO_CHUNK ? "more chunks than 32 bits number"
+                                                             : NULL;
 }
 
 static void binned_destroy(sgk_plan *plan)
@@ -153,10 +173,9 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     bp->parts = parts_of(base);
     bp->chunk = chunk_pairs(base->count, bp->blocks * bp->parts);
     bp->chunk_bytes = line_up((size_t)bp->chunk * (bp->slices ? 16 : 2 + base->elem_size));
-    /* each part's pool: its share in full chunks, plus one part-filled
-       chunk per block; the preference keeps this within 3x the pairs */
-    const int64_t share = (base->count + bp->parts - 1) / bp->parts;
-    const int64_t chunks = (share + bp->chunk - 1) / bp->chunk + bp->blocks;
+    /* the preference keeps the part-filled chunks within 2x the pairs,
+       and the fit the chunk numbers within 32 bits */
+    const int64_t chunks = chunks_per_part(base, bp->blocks, bp->chunk);
     const size_t parts = line_up((size_t)bp->parts * sizeof(part));
     const size_t bins = line_up((size_t)bp->blocks * sizeof(bin));
     const size_t links = line_up((size_t)chunks * sizeof(uint32_t));
