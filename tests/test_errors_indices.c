@@ -317,7 +317,8 @@ static void test_index_bounds_every_position(void **state)
             for (int bad = -1; bad < 2 * N; bad++) {
                 const int64_t value = bad < 0 ? 0 : bad % 2 ? -DIM - 1 : DIM;
                 for (int i = 0; i < N; i++) {
-                    idx64[i] = i == bad / 2 && bad >= 0 ? value : i % 3 == 0 ? -DIM : DIM - 1 - i % 2;
+                    const int64_t valid = i % 3 == 0 ? -DIM : DIM - 1 - i % 2;
+                    idx64[i] = bad >= 0 && i == bad / 2 ? value : valid;
                     idx32[i] = (int32_t)idx64[i];
                 }
                 memset(out, 0x5A, sizeof out);

@@ -169,7 +169,8 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     bp->slices = bins_slices(base);
     bp->apply16 = bp->slices ? NULL : sgk_apply16_kernel(base->dtype, base->reduction);
     bp->shift = sgk_shift_for(block_slots < base->slots ? block_slots : base->slots);
-    bp->blocks = (base->slots >> bp->shift) + ((base->slots & ((INT64_C(1) << bp->shift) - 1)) != 0);
+    const int64_t block_mask = (INT64_C(1) << bp->shift) - 1;
+    bp->blocks = (base->slots >> bp->shift) + ((base->slots & block_mask) != 0);
     bp->parts = parts_of(base);
     bp->chunk = chunk_pairs(base->count, bp->blocks * bp->parts);
     bp->chunk_bytes = line_up((size_t)bp->chunk * (bp->slices ? 16 : 2 + base->elem_size));
