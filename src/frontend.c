@@ -79,6 +79,20 @@ sgk_status sgk_check_unpaired_indices(const sgk_problem *p)
     return SGK_OK;
 }
 
+sgk_status sgk_answer_shape(const char *op, const int64_t *out_shape, int out_rank,
+                            sgk_dtype dtype, int64_t *shape, int32_t *rank)
+{
+    int64_t output_elems;
+    sgk_status status =
+        sgk_check_dims(op, "output", out_shape, out_rank, sgk_elem_size(dtype), &output_elems);
+    if (status != SGK_OK)
+        return status;
+    *rank = out_rank;
+    for (int d = 0; shape != NULL && d < out_rank; d++)
+        shape[d] = out_shape[d];
+    return SGK_OK;
+}
+
 sgk_status sgk_plan_problem(const sgk_problem *p, sgk_plan **plan)
 {
     if (plan == NULL)

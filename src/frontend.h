@@ -28,6 +28,11 @@ sgk_status sgk_normalize_axis(const char *op, int64_t axis, int rank, int *out);
    rows and TensorScatter's write indices; writes and allocates nothing. */
 sgk_status sgk_check_unpaired_indices(const sgk_problem *p);
 
+/* A shape query's answer: out_shape, once checked as an output the call
+   would accept, into shape (when not NULL) and its rank into *rank. */
+sgk_status sgk_answer_shape(const char *op, const int64_t *out_shape, int out_rank,
+                            sgk_dtype dtype, int64_t *shape, int32_t *rank);
+
 /* Plans p, executes the plan once and frees it. */
 sgk_status sgk_run_once(const sgk_problem *p, const void *data, const void *updates,
                         void *output);

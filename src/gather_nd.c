@@ -88,20 +88,12 @@ sgk_status sgk_gather_nd_shape(const sgk_tensor *data, const sgk_tensor *indices
 {
     if (rank == NULL)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, op, "rank pointer is NULL");
-    int64_t out_shape[2 * SGK_MAX_RANK], data_elems, output_elems;
+    int64_t out_shape[2 * SGK_MAX_RANK], data_elems;
     int out_rank;
     sgk_status status =
         check_shapes(data, indices, batch_dims, false, out_shape, &out_rank, &data_elems);
-    /* the shape promised must be one the call accepts */
-    if (status == SGK_OK)
-        status = sgk_check_dims(op, "output", out_shape, out_rank, sgk_elem_size(data->dtype),
-                                &output_elems);
-    if (status != SGK_OK)
-        return status;
-    *rank = out_rank;
-    for (int d = 0; shape != NULL && d < out_rank; d++)
-        shape[d] = out_shape[d];
-    return SGK_OK;
+    return status != SGK_OK ? status
+                            : sgk_answer_shape(op, out_shape, out_rank, data->dtype, shape, rank);
 }
 
 sgk_status sgk_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t batch_dims,
