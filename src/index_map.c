@@ -138,10 +138,12 @@ static bool offset_checked(const void *idx, bool idx64, int64_t dim, int64_t off
         if (k == 1)                                                                    \
             return offset_checked(idx, sizeof(T) == 8, dims[0], offset, pairs, out,       \
                                   sizeof(S) == 8);                                     \
-        if (k == 2 && sizeof(S) == 8 && pairs >= SIMD_INDICES_MIN &&                  \
-            dims[0] <= UINT32_MAX && stride[0] <= UINT32_MAX)                          \
+        if (k == 2 && pairs >= SIMD_INDICES_MIN && dims[0] <= UINT32_MAX &&           \
+            stride[0] <= UINT32_MAX)                                                   \
             return sgk_simd_map_pairs2(idx, sizeof(T) == 8, pairs, dims[0], dims[1],   \
-                                       stride[0], offset, (int64_t *)out);             \
+                                       stride[0], offset,                              \
+                                       sizeof(S) == 8 ? (int64_t *)out : NULL,         \
+                                       sizeof(S) == 8 ? NULL : (int32_t *)out);        \
         if (k == 2) {                                                                  \
             const int64_t d0 = dims[0], d1 = dims[1];                                  \
             const uint64_t s0 = (uint64_t)stride[0];                                   \

@@ -384,6 +384,15 @@ static void test_index_pair_bounds_every_position(void **state)
                 if (bad < 0) {
                     if (st != SGK_OK)
                         fail_msg("k = 2: %s", sgk_last_error());
+                    if (!scatter) { /* the same through a plan's 32-bit slots */
+                        sgk_plan *plan = NULL;
+                        float planned[N];
+                        CHECK_OK(sgk_plan_gather_nd(&plan, &d, &ix, 0, 0));
+                        CHECK_OK(sgk_execute(plan, data, NULL, planned));
+                        if (memcmp(planned, out, sizeof planned) != 0)
+                            fail_msg("plan_gather_nd k = 2: not the one-shot's outputs");
+                        sgk_plan_destroy(plan);
+                    }
                     for (int i = 0; !scatter && i < N; i++) {
                         const int64_t r = idx64[2 * i] < 0 ? idx64[2 * i] + D0 : idx64[2 * i];
                         const int64_t c =
@@ -401,6 +410,14 @@ static void test_index_pair_bounds_every_position(void **state)
                              (long long)value, sgk_status_name(st), sgk_last_error());
                 if (memcmp(out, before, sizeof out) != 0)
                     fail_msg("k = 2, bad pair %d: the output was written", at);
+                /* a plan maps the pairs into 32-bit slots, and fails alike */
+                sgk_plan *plan = NULL;
+                if (!scatter)
+                    st = sgk_plan_gather_nd(&plan, &d, &ix, 0, 0);
+                if (st != SGK_ERR_INDEX_OUT_OF_RANGE || strstr(sgk_last_error(), needle) == NULL)
+                    fail_msg("plan_gather_nd k = 2, pair %d: %s, \"%s\"", at,
+                             sgk_status_name(st), sgk_last_error());
+                sgk_plan_destroy(plan);
             }
         }
 }

@@ -109,7 +109,8 @@ void OffsetTo64(const T* HWY_RESTRICT idx, int64_t n, int64_t dim, int64_t base,
 // lane's w1, and the even lanes of two vectors make N slots.
 template <typename T>
 bool MapPairs2Of(const T* HWY_RESTRICT idx, int64_t pairs, int64_t d0, int64_t d1,
-                 int64_t s0, int64_t base, int64_t* HWY_RESTRICT slot) {
+                 int64_t s0, int64_t base, int64_t* HWY_RESTRICT slot,
+                 int32_t* HWY_RESTRICT slot32) {
   int64_t n = 0;
   bool ok = true;
 #if HWY_TARGET != HWY_SCALAR  // one lane holds no pair
@@ -133,22 +134,34 @@ bool MapPairs2Of(const T* HWY_RESTRICT idx, int64_t pairs, int64_t d0, int64_t d
                             vbase);
     const auto fb = hn::Add(hn::Add(hn::MulEven(hn::BitCast(d32, wb), vs0), hn::Shuffle01(wb)),
                             vbase);
-    hn::StoreU(hn::BitCast(d, hn::ConcatEven(du, fb, fa)), d, slot + n);
+    const auto f = hn::ConcatEven(du, fb, fa);
+    if (slot32 != nullptr) {
+      const hn::Rebind<uint32_t, decltype(du)> dn;
+      hn::StoreU(hn::TruncateTo(dn, f), dn, reinterpret_cast<uint32_t*>(slot32) + n);
+    } else {
+      hn::StoreU(hn::BitCast(d, f), d, slot + n);
+    }
   }
   ok = hn::AllFalse(d, hn::MaskFromVec(bad));
 #endif
   for (; n < pairs; n++) {
     const int64_t c0 = idx[2 * n], c1 = idx[2 * n + 1];
     ok &= c0 >= -d0 && c0 < d0 && c1 >= -d1 && c1 < d1;
-    slot[n] = base + Wrapped(c0, d0) * s0 + Wrapped(c1, d1);
+    const int64_t flat = base + Wrapped(c0, d0) * s0 + Wrapped(c1, d1);
+    if (slot32 != nullptr)
+      slot32[n] = static_cast<int32_t>(flat);
+    else
+      slot[n] = flat;
   }
   return ok;
 }
 
 bool MapPairs2(const void* idx, bool idx64, int64_t pairs, int64_t d0, int64_t d1, int64_t s0,
-               int64_t base, int64_t* slot) {
-  return idx64 ? MapPairs2Of(static_cast<const int64_t*>(idx), pairs, d0, d1, s0, base, slot)
-               : MapPairs2Of(static_cast<const int32_t*>(idx), pairs, d0, d1, s0, base, slot);
+               int64_t base, int64_t* slot, int32_t* slot32) {
+  return idx64 ? MapPairs2Of(static_cast<const int64_t*>(idx), pairs, d0, d1, s0, base, slot,
+                             slot32)
+               : MapPairs2Of(static_cast<const int32_t*>(idx), pairs, d0, d1, s0, base, slot,
+                             slot32);
 }
 
 // 32-bit slots (they fit: the planner chose them), from int64 indices:
@@ -217,8 +230,9 @@ HWY_EXPORT(AllEqual);
 HWY_EXPORT(MapPairs2);
 
 extern "C" bool sgk_simd_map_pairs2(const void* idx, bool idx64, int64_t pairs, int64_t d0,
-                                    int64_t d1, int64_t s0, int64_t base, int64_t* slot) {
-  return SGK_DISPATCH(MapPairs2)(idx, idx64, pairs, d0, d1, s0, base, slot);
+                                    int64_t d1, int64_t s0, int64_t base, int64_t* slot,
+                                    int32_t* slot32) {
+  return SGK_DISPATCH(MapPairs2)(idx, idx64, pairs, d0, d1, s0, base, slot, slot32);
 }
 
 extern "C" bool sgk_simd_all_equal(const void* v, bool is64, int64_t n, int64_t value) {

@@ -70,10 +70,11 @@ void sgk_simd_offset_indices(const void *idx, bool idx64, int64_t n, int64_t dim
 
 /* Index pairs (k = 2) idx[2n], idx[2n + 1] for n in [0, pairs) to slot[n]
    = base + c0 * s0 + c1, each coordinate wrapped (plus its dimension when
-   negative); false, slot then unspecified, when a coordinate lies outside
+   negative), or into slot32 when it is not NULL (the slots then fit in 32
+   bits); false, the slots then unspecified, when a coordinate lies outside
    [-d0, d0) or [-d1, d1).  For d0 and s0 at most 2^32. */
 bool sgk_simd_map_pairs2(const void *idx, bool idx64, int64_t pairs, int64_t d0, int64_t d1,
-                         int64_t s0, int64_t base, int64_t *slot);
+                         int64_t s0, int64_t base, int64_t *slot, int32_t *slot32);
 
 /* Whether every v[0..n) (int64 when is64, else int32) equals value. */
 bool sgk_simd_all_equal(const void *v, bool is64, int64_t n, int64_t value);
