@@ -347,8 +347,10 @@ static void test_index_bounds_every_position(void **state)
 
 /* The same for pairs of coordinates (k = 2), which are checked and
    flattened a vector at a time: a bad first or second coordinate of any
-   of 41 pairs is found and its pair named, nothing written; without one,
-   GatherND gathers what each pair names. */
+   of 41 pairs (just outside the dimension, or the type's largest value,
+   whose product with the stride must not overflow) is found and its pair
+   named, nothing written; without one, GatherND gathers what each pair
+   names. */
 static void test_index_pair_bounds_every_position(void **state)
 {
     (void)state;
@@ -366,9 +368,15 @@ static void test_index_pair_bounds_every_position(void **state)
         for (int t = 0; t < 2; t++) {
             sgk_tensor ix = {t ? SGK_INT64 : SGK_INT32, 2, ishape,
                              t ? (void *)idx64 : (void *)idx32};
-            for (int bad = -1; bad < 4 * N; bad++) {
-                const int at = bad / 4, j = bad / 2 % 2;
-                const int64_t dim = j ? D1 : D0, value = bad % 2 ? -dim - 1 : dim;
+            /* bad: pair bad / 6, coordinate bad / 3 % 2, value dim, -dim - 1
+               or the type's largest */
+            for (int bad = -1; bad < 6 * N; bad++) {
+                const int at = bad / 6, j = bad / 3 % 2;
+                const int64_t dim = j ? D1 : D0;
+                const int64_t value = bad % 3 == 0   ? dim
+                                      : bad % 3 == 1 ? -dim - 1
+                                      : t            ? INT64_MAX
+                                                     : INT32_MAX;
                 for (int i = 0; i < 2 * N; i++) {
                     const int64_t di = i % 2 ? D1 : D0;
                     idx64[i] = i / 2 % 3 == 0 ? -di : di - 1 - i / 2 % 2;

@@ -74,6 +74,8 @@ HWY_INLINE V Offset(V v, V vdim, V vbase) {
   return hn::Add(vbase, hn::Add(v, hn::And(vdim, hn::ShiftRight<63>(v))));
 }
 
+// c plus dim when negative; a bad c (below -dim) stays negative, and c +
+// dim cannot overflow for dim > 0.
 template <typename T>
 HWY_INLINE int64_t Wrapped(T c, int64_t dim) {
   return c < 0 ? static_cast<int64_t>(c) + dim : static_cast<int64_t>(c);
@@ -147,11 +149,14 @@ bool MapPairs2Of(const T* HWY_RESTRICT idx, int64_t pairs, int64_t d0, int64_t d
   for (; n < pairs; n++) {
     const int64_t c0 = idx[2 * n], c1 = idx[2 * n + 1];
     ok &= c0 >= -d0 && c0 < d0 && c1 >= -d1 && c1 < d1;
-    const int64_t flat = base + Wrapped(c0, d0) * s0 + Wrapped(c1, d1);
+    // unsigned: a bad coordinate's product must not overflow a signed type
+    const uint64_t flat = static_cast<uint64_t>(base) +
+                          static_cast<uint64_t>(Wrapped(c0, d0)) * static_cast<uint64_t>(s0) +
+                          static_cast<uint64_t>(Wrapped(c1, d1));
     if (slot32 != nullptr)
       slot32[n] = static_cast<int32_t>(flat);
     else
-      slot[n] = flat;
+      slot[n] = static_cast<int64_t>(flat);
   }
   return ok;
 }
