@@ -46,14 +46,18 @@ typedef struct {
     uint32_t chunks; /* chunks in the chain */
 } bin;
 
-/* One thread's bins and chunks, on cache lines of their own. */
+/* One thread's bins and chunks, a cache line each (padded, not aligned:
+   a scratch too large to keep comes from malloc). */
 typedef struct {
-    _Alignas(64) bin *bins; /* one per block */
-    uint8_t *pool;          /* its chunks */
-    uint32_t *next;         /* the chunk after each in its chain */
-    uint32_t used;          /* chunks taken */
-    int64_t first_bad;      /* the first pair of the first bad batch, or count */
+    bin *bins;          /* one per block */
+    uint8_t *pool;      /* its chunks */
+    uint32_t *next;     /* the chunk after each in its chain */
+    uint32_t used;      /* chunks taken */
+    int64_t first_bad;  /* the first pair of the first bad batch, or count */
+    char pad[24];
 } part;
+
+_Static_assert(sizeof(part) == 64, "a part per cache line");
 
 typedef struct {
     sgk_plan base;
