@@ -430,6 +430,46 @@ static void test_index_pair_bounds_every_position(void **state)
         }
 }
 
+/* Slices of no elements leave nothing to move, and the executor skips an
+   empty output: a bad index among 200 must still be found while planning
+   (the matrix runs this with SGK_PARALLEL_MIN_BYTES=0 too, where one-shot
+   scatters take the paths that check their indices as they run). */
+static void test_index_out_of_range_empty_slices(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    int64_t idx[N];
+    for (int i = 0; i < N; i++)
+        idx[i] = i % 5 - 2;
+    idx[N - 1] = 5;
+    float data[1], upd[1], out[1];
+    const int64_t dshape[] = {5, 0}, ishape[] = {N, 1}, ushape[] = {N, 0};
+    sgk_tensor d = {SGK_FLOAT32, 2, dshape, data}, ix = {SGK_INT64, 2, ishape, idx};
+    sgk_tensor u = {SGK_FLOAT32, 2, ushape, upd};
+    for (int r = 0; r < 2; r++) {
+        sgk_status st = sgk_scatter_nd(&d, &ix, &u, r ? SGK_REDUCE_ADD : SGK_REDUCE_NONE, out);
+        if (st != SGK_ERR_INDEX_OUT_OF_RANGE || strstr(sgk_last_error(), "[199]") == NULL)
+            fail_msg("scatter_nd, empty slices: %s, \"%s\"", sgk_status_name(st),
+                     sgk_last_error());
+    }
+    /* ScatterElements along an empty axis: data [0, 4], indices [50, 4],
+       so every index is out of range and the output has no elements */
+    const int64_t edshape[] = {0, 4}, eishape[] = {N / 4, 4};
+    sgk_tensor ed = {SGK_FLOAT32, 2, edshape, data}, eix = {SGK_INT64, 2, eishape, idx};
+    sgk_tensor eu = {SGK_FLOAT32, 2, eishape, upd};
+    float eupd[N];
+    for (int i = 0; i < N; i++)
+        eupd[i] = 1.0f;
+    eu.data = eupd;
+    for (int r = 0; r < 2; r++) {
+        sgk_status st = sgk_scatter_elements(&ed, &eix, &eu, 0,
+                                             r ? SGK_REDUCE_ADD : SGK_REDUCE_NONE, out);
+        if (st != SGK_ERR_INDEX_OUT_OF_RANGE || strstr(sgk_last_error(), "[0, 0]") == NULL)
+            fail_msg("scatter_elements, empty axis: %s, \"%s\"", sgk_status_name(st),
+                     sgk_last_error());
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_index_out_of_range_last_binned),
         cmocka_unit_test(test_index_bounds_every_position),
         cmocka_unit_test(test_index_pair_bounds_every_position),
+        cmocka_unit_test(test_index_out_of_range_empty_slices),
     };
     return cmocka_run_group_tests_name("sgk errors: indices", tests, group_setup, NULL);
 }

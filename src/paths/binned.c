@@ -143,6 +143,9 @@ static const char *binned_unfit(const sgk_choice *c)
         return "a reused plan groups its pairs once";
     if (plan->widen_reduce != NULL)
         return "float32 accumulation needs whole segments";
+    /* an empty output skips the run, where this path checks its indices */
+    if (plan->output_elems == 0 || plan->slice_len == 0 || plan->elem_size == 0)
+        return "nothing to move";
     const int64_t blocks = blocks_of(plan);
     const uint32_t chunk = chunk_pairs(plan->count, blocks * parts_of(plan));
     return chunks_per_part(plan, blocks, chunk) >= NO_CHUNK ? "more chunks than 32 bits number"
