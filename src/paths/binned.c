@@ -232,23 +232,30 @@ typedef struct {
     const uint8_t *updates;
 } bin_job;
 
-/* Appends pairs [n, n + m), their slots in wide, to their blocks' bins.
-   The caller's updates need not be aligned for T. */
-#define BIN_PAIRS(T)                                                                   \
+/* The chunk bin b's next pair goes into: a new one when the last is full
+   (an empty bin looks full). */
+static inline void *room_in(const binned_plan *bp, part *pt, bin *b)
+{
+    return b->fill == bp->chunk ? next_chunk(bp, pt, b) : b->tail;
+}
+
+/* Appends pairs [n, n + m), their slots in wide, to their blocks' bins:
+   the statements given store pair n + i as entry k of `chunk`. */
+#define BIN_EACH(...)                                                                  \
     for (int64_t i = 0; i < m; i++) {                                                  \
         const uint64_t s = (uint64_t)wide[i];                                          \
         bin *b = bins + (s >> shift);                                                  \
-        uint32_t k = b->fill;                                                          \
-        uint16_t *slot = b->tail;                                                      \
-        if (k == capacity) {                                                           \
-            slot = next_chunk(bp, pt, b);                                              \
-            k = 0;                                                                     \
-        }                                                                              \
-        slot[k] = (uint16_t)(s & mask);                                                \
-        memcpy((T *)(slot + capacity) + k, updates + (size_t)(n + i) * sizeof(T),      \
-               sizeof(T));                                                             \
-        b->fill = k + 1;                                                               \
+        void *chunk = room_in(bp, pt, b);                                              \
+        const uint32_t k = b->fill++;                                                  \
+        __VA_ARGS__                                                                    \
     }
+
+/* Single elements: the 16-bit slot, and the value (the caller's updates
+   need not be aligned for T). */
+#define BIN_VALUES(T)                                                                  \
+    BIN_EACH(uint16_t *slot = chunk; slot[k] = (uint16_t)(s & mask);                   \
+             memcpy((T *)(slot + capacity) + k, updates + (size_t)(n + i) * sizeof(T), \
+                    sizeof(T));)
 
 typedef struct {
     uint64_t lo, hi;
@@ -257,19 +264,8 @@ typedef struct {
 /* Slices: the slot within its block and the position, as sgk_apply_pairs
    takes them. */
 #define BIN_POSITIONS                                                                  \
-    for (int64_t i = 0; i < m; i++) {                                                  \
-        const uint64_t s = (uint64_t)wide[i];                                          \
-        bin *b = bins + (s >> shift);                                                  \
-        uint32_t k = b->fill;                                                          \
-        int64_t *slot = (int64_t *)b->tail;                                            \
-        if (k == capacity) {                                                           \
-            slot = (int64_t *)next_chunk(bp, pt, b);                                   \
-            k = 0;                                                                     \
-        }                                                                              \
-        slot[k] = (int64_t)(s & mask);                                                 \
-        slot[capacity + k] = n + i;                                                    \
-        b->fill = k + 1;                                                               \
-    }
+    BIN_EACH(int64_t *slot = chunk; slot[k] = (int64_t)(s & mask);                     \
+             slot[capacity + k] = n + i;)
 
 /* Step 1 for parts [first, last). */
 static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
@@ -304,11 +300,11 @@ static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
                 continue;
             }
             switch (bp->base.elem_size) {
-            case 1: BIN_PAIRS(uint8_t) break;
-            case 2: BIN_PAIRS(uint16_t) break;
-            case 4: BIN_PAIRS(uint32_t) break;
-            case 8: BIN_PAIRS(uint64_t) break;
-            default: BIN_PAIRS(bytes16) break;
+            case 1: BIN_VALUES(uint8_t) break;
+            case 2: BIN_VALUES(uint16_t) break;
+            case 4: BIN_VALUES(uint32_t) break;
+            case 8: BIN_VALUES(uint64_t) break;
+            default: BIN_VALUES(bytes16) break;
             }
         }
     }
