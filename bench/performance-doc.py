@@ -286,7 +286,8 @@ def sgk_bench_command(run, name):
     return cmd + f" --json bench/results/{name}"
 
 
-def sgk_bench_notes(plan, one, shot, shot1):
+def sgk_bench_notes(plan, one, shot, shot1, with_plans=True):
+    """The page's notes under the main table; the README's leave out the plans'."""
     rows = T.sgk_bench_rows(plan, one, shot, shot1)
     repeated = {w for w in (x["workload"] for x in rows)
                 if sum(x["workload"] == w for x in rows) > 1}
@@ -295,7 +296,7 @@ def sgk_bench_notes(plan, one, shot, shot1):
                       if x["workload"] in repeated else x["workload"])
     lines = []
     plan_floor = [(x["label"], x["of_copy"] / x["floor"]) for x in rows if x["floor"]]
-    if plan_floor:
+    if plan_floor and with_plans:
         low = sorted((f for f in plan_floor if f[1] < FLOOR_NOTE_BELOW), key=lambda f: f[1])
         lines.append(f"- **Reused plans** reach {span([f for _, f in plan_floor])} of their "
                      "floor (of_copy / floor"
@@ -557,8 +558,7 @@ def readme_block(folder):
     plan, one, shot, shot1 = runs
     lines = []
     if plan is not None and shot is not None:
-        notes = sgk_bench_notes(plan, one, shot, shot1)
-        lines += [x for x in notes if not x.startswith("- **Reused plans**")]
+        lines += sgk_bench_notes(plan, one, shot, shot1, with_plans=False)
         lines += tiny_notes(shot)
         lines.insert(0, f"From `{sgk_bench_command(shot, SGK_BENCH_RUNS[2])}` on "
                         f"{shot.get('machine', NOT_RECORDED)}, {when(shot.get('date'))}, "
