@@ -162,14 +162,15 @@ HWY_INLINE void PrefetchToL2(const uint8_t* row, size_t bytes) {
   for (size_t b = 0; b < bytes && b < 1024; b += 64) __builtin_prefetch(row + b, 0, 1);
 }
 
-// Slices picked by a slot list start at unpredictable places: fetch one
-// PrefetchAhead slices ahead while this one copies.  Not hwy::Prefetch, which has
-// no hint and fetches into L1: there the prefetches compete with the copy
-// for fill buffers, and fetched two ahead they were slower and far less
-// steady (sgk-bench gather_embedding, gather_batch1).
+// Slices picked by a slot list start at unpredictable places: fetch the
+// one `ahead` slices on (PrefetchAhead, worked out once per run) while this
+// one copies.  Not hwy::Prefetch, which has no hint and fetches into L1:
+// there the prefetches compete with the copy for fill buffers, and fetched
+// two ahead they were slower and far less steady (sgk-bench
+// gather_embedding, gather_batch1).
 HWY_INLINE void PrefetchNext(const uint8_t* src, const int64_t* src_slots, int64_t n,
-                             int64_t end, size_t slice_bytes, size_t stride_bytes) {
-  const int64_t ahead = PrefetchAhead(slice_bytes);
+                             int64_t end, int64_t ahead, size_t slice_bytes,
+                             size_t stride_bytes) {
   if (src_slots != nullptr && n + ahead < end)
     PrefetchToL2(src + static_cast<size_t>(src_slots[n + ahead]) * stride_bytes, slice_bytes);
 }
@@ -196,8 +197,9 @@ HWY_INLINE void StreamRows(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRIC
   };
   // offset in the current row of its first vector-aligned output byte
   size_t a = (N - reinterpret_cast<uintptr_t>(dst + static_cast<size_t>(begin) * slice_bytes) % N) % N;
+  const int64_t ahead = PrefetchAhead(slice_bytes);
   for (int64_t n = begin; n < end; n++) {
-    PrefetchNext(src, src_slots, n, end, slice_bytes, stride_bytes);
+    PrefetchNext(src, src_slots, n, end, ahead, slice_bytes, stride_bytes);
     uint8_t* o = dst + static_cast<size_t>(n) * slice_bytes;
     const uint8_t* s = from(n);
     if (n == begin) CopyRun(o, s, a);  // else row n-1's seam wrote these a bytes
@@ -242,10 +244,11 @@ void MoveSlices(void* dst_v, const int64_t* dst_slots, const void* src_v,
       (reinterpret_cast<uintptr_t>(dst + static_cast<size_t>(begin) * slice_bytes) |
        slice_bytes) % N != 0)
     return StreamRows(dst, src, src_slots, begin, end, slice_bytes, stride_bytes);
+  const int64_t ahead = PrefetchAhead(slice_bytes);
   for (int64_t n = begin; n < end; n++) {
     const int64_t to = dst_slots ? dst_slots[n] : n;
     const int64_t from = src_slots ? src_slots[n] : n;
-    PrefetchNext(src, src_slots, n, end, slice_bytes, stride_bytes);
+    PrefetchNext(src, src_slots, n, end, ahead, slice_bytes, stride_bytes);
     uint8_t* d = dst + static_cast<size_t>(to) * stride_bytes;
     const uint8_t* s = src + static_cast<size_t>(from) * stride_bytes;
     if (stream)
