@@ -439,6 +439,56 @@ SGK_API size_t sgk_dtype_size(sgk_dtype dtype);
 SGK_API sgk_status sgk_reduction_from_name(const char *name, sgk_reduction *out);
 /** @brief The library's version, e.g. "0.1.0" (a static string). */
 SGK_API const char *sgk_version(void);
+
+/* ---- the registry: what the library knows, for bindings -------------- */
+
+/** The version of this header; sgk_check_version() compares it with the
+    library loaded (a test keeps it equal to sgk_version()). */
+#define SGK_VERSION_MAJOR 0
+#define SGK_VERSION_MINOR 1
+/** @brief Whether the library loaded serves a binding built against
+   headers of version major.minor: the same major version, and a minor
+   version at least as new.  Bindings call it once as they load.
+   @retval SGK_OK             compatible
+   @retval SGK_ERR_UNSUPPORTED not; sgk_last_error() names both versions */
+SGK_API sgk_status sgk_check_version(int major, int minor);
+
+/** Kinds of element, for sgk_dtype_flags(). */
+enum {
+    SGK_DTYPE_BOOLEAN = 1u << 0, /**< bool */
+    SGK_DTYPE_INTEGER = 1u << 1, /**< two's complement integers */
+    SGK_DTYPE_SIGNED = 1u << 2,  /**< with SGK_DTYPE_INTEGER: signed */
+    SGK_DTYPE_FLOAT = 1u << 3,   /**< IEEE binary floating point, bfloat16 included */
+    SGK_DTYPE_COMPLEX = 1u << 4, /**< pairs of floats */
+    SGK_DTYPE_POINTER = 1u << 5  /**< strings: pointers, copied, never read */
+};
+/** @brief How many dtypes there are: the codes are 0 to the count - 1.
+   Safe from many threads at once, as is every query of this section. */
+SGK_API int sgk_dtype_count(void);
+/** @brief The dtype's name, e.g. "bfloat16" (a static string); "invalid"
+   for a value outside the enum. */
+SGK_API const char *sgk_dtype_name(sgk_dtype dtype);
+/** @brief The dtype named `name`, as sgk_dtype_name() spells it.
+   @retval SGK_OK                   *out set
+   @retval SGK_ERR_INVALID_ARGUMENT name or out NULL, or an unknown name */
+SGK_API sgk_status sgk_dtype_from_name(const char *name, sgk_dtype *out);
+/** @brief The dtype's SGK_DTYPE_* bits; 0 for a value outside the enum. */
+SGK_API uint32_t sgk_dtype_flags(sgk_dtype dtype);
+/** @brief How many reductions there are: the codes are 0 to the count - 1. */
+SGK_API int sgk_reduction_count(void);
+/** @brief The reduction's name, e.g. "add" (a static string); "invalid"
+   for a value outside the enum.  sgk_reduction_from_name() also takes
+   OpenVINO's names ("sum", "prod"). */
+SGK_API const char *sgk_reduction_name(sgk_reduction reduction);
+/** What a (dtype, reduction) cell is, for sgk_reduction_flags(). */
+enum {
+    SGK_CELL_SUPPORTED = 1u << 0, /**< defined: the operators accept it */
+    SGK_CELL_ORDER_FREE = 1u << 1 /**< its result cannot depend on the updates' order */
+};
+/** @brief The cell's SGK_CELL_* bits; 0 for values outside the enums. */
+SGK_API uint32_t sgk_reduction_flags(sgk_dtype dtype, sgk_reduction reduction);
+/** @brief How many statuses there are: the codes are 0 to the count - 1. */
+SGK_API int sgk_status_count(void);
 /** @brief One paragraph on the runtime: SIMD target, threads, topology
    (hwloc), the parallel backend, environment overrides and any bad value
    ignored.

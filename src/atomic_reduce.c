@@ -9,6 +9,7 @@
 
 #include "atomic_reduce.h"
 #include "cell_ops.h"
+#include "registry/registry.h"
 
 #define RELAXED __ATOMIC_RELAXED
 
@@ -86,27 +87,23 @@ COMPLEX_COMPONENT_KERNEL(atomic_add_complex128, atomic_add_double)
 COMPLEX_COMPONENT_KERNEL(atomic_sub_complex128, atomic_sub_double)
 CAS_KERNEL(atomic_mul_complex64, sgk_complex64, uint64_t, cell_mul_complex64)
 
-CAS_KERNEL(atomic_or_bool, uint8_t, uint8_t, cell_or_bool)
-CAS_KERNEL(atomic_xor_bool, uint8_t, uint8_t, cell_xor_bool)
-CAS_KERNEL(atomic_and_bool, uint8_t, uint8_t, cell_and_bool)
+CAS_KERNELS(boolean, uint8_t, uint8_t)
 
-#define ROW(T)                                                                        \
-    {NULL, atomic_add_##T, atomic_sub_##T, atomic_mul_##T, atomic_max_##T, atomic_min_##T}
+#define ROW(T) SGK_REDUCTION_KERNEL_ROW(atomic_, T)
 
-static const sgk_apply_fn kernels[SGK_STRING + 1][SGK_REDUCE_MIN + 1] = {
-    [SGK_BOOL] = {NULL, atomic_or_bool, atomic_xor_bool, atomic_and_bool, atomic_or_bool,
-                  atomic_and_bool},
+static const sgk_apply_fn kernels[SGK_DTYPE_COUNT][SGK_REDUCTION_COUNT] = {
+    [SGK_BOOL] = ROW(boolean),
     [SGK_INT8] = ROW(int8_t),       [SGK_UINT8] = ROW(uint8_t),
     [SGK_INT16] = ROW(int16_t),     [SGK_UINT16] = ROW(uint16_t),
     [SGK_INT32] = ROW(int32_t),     [SGK_UINT32] = ROW(uint32_t),
     [SGK_INT64] = ROW(int64_t),     [SGK_UINT64] = ROW(uint64_t),
     [SGK_FLOAT16] = ROW(f16),       [SGK_BFLOAT16] = ROW(bf16),
     [SGK_FLOAT32] = ROW(float),     [SGK_FLOAT64] = ROW(double),
-    [SGK_COMPLEX64] = {NULL, atomic_add_complex64, atomic_sub_complex64,
-                       atomic_mul_complex64, NULL, NULL},
-    [SGK_COMPLEX128] = {NULL, atomic_add_complex128, atomic_sub_complex128, NULL, NULL,
-                        NULL},
-    [SGK_STRING] = {NULL, NULL, NULL, NULL, NULL, NULL},
+    [SGK_COMPLEX64] = {[SGK_REDUCE_ADD] = atomic_add_complex64,
+                       [SGK_REDUCE_SUB] = atomic_sub_complex64,
+                       [SGK_REDUCE_MUL] = atomic_mul_complex64},
+    [SGK_COMPLEX128] = {[SGK_REDUCE_ADD] = atomic_add_complex128,
+                        [SGK_REDUCE_SUB] = atomic_sub_complex128},
 };
 
 sgk_apply_fn sgk_atomic_apply_kernel(sgk_dtype dtype, sgk_reduction reduction)
@@ -116,20 +113,7 @@ sgk_apply_fn sgk_atomic_apply_kernel(sgk_dtype dtype, sgk_reduction reduction)
     if (!__atomic_always_lock_free(1, 0) || !__atomic_always_lock_free(2, 0) ||
         !__atomic_always_lock_free(4, 0) || !__atomic_always_lock_free(8, 0))
         return NULL;
-    if ((int)dtype < 0 || dtype > SGK_STRING || (int)reduction < 0 ||
-        reduction > SGK_REDUCE_MIN)
+    if (!sgk_dtype_valid(dtype) || !sgk_reduction_valid(reduction))
         return NULL;
     return kernels[dtype][reduction];
-}
-
-bool sgk_reduction_commutes(sgk_dtype dtype, sgk_reduction reduction)
-{
-    switch (dtype) {
-    case SGK_BOOL:
-    case SGK_INT8: case SGK_UINT8: case SGK_INT16: case SGK_UINT16:
-    case SGK_INT32: case SGK_UINT32: case SGK_INT64: case SGK_UINT64:
-        return reduction != SGK_REDUCE_NONE;
-    default:
-        return false;
-    }
 }

@@ -13,10 +13,4 @@
    lock-free form exists (complex128 mul needs a 16-byte compare-and-swap). */
 sgk_apply_fn sgk_atomic_apply_kernel(sgk_dtype dtype, sgk_reduction reduction);
 
-/* Whether applying a cell's updates in any order gives the same bytes as
-   the sequential loop: integer arithmetic wraps and commutes, and bool
-   or/xor/and commute.  Float results depend on the order through rounding,
-   and float max/min through which of +0/-0 or of two NaNs is kept. */
-bool sgk_reduction_commutes(sgk_dtype dtype, sgk_reduction reduction);
-
 #endif

@@ -121,6 +121,13 @@ COMPLEX_CELL_OPS(complex128)
 static inline uint8_t cell_or_bool(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) | (b != 0)); }
 static inline uint8_t cell_xor_bool(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) ^ (b != 0)); }
 static inline uint8_t cell_and_bool(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) & (b != 0)); }
+/* The reductions on bool (named boolean: stdbool.h makes bool a macro), under the registry's names (registry.h): add is
+   or, sub xor, mul and; max is or and min and. */
+static inline uint8_t cell_add_boolean(uint8_t a, uint8_t b) { return cell_or_bool(a, b); }
+static inline uint8_t cell_sub_boolean(uint8_t a, uint8_t b) { return cell_xor_bool(a, b); }
+static inline uint8_t cell_mul_boolean(uint8_t a, uint8_t b) { return cell_and_bool(a, b); }
+static inline uint8_t cell_max_boolean(uint8_t a, uint8_t b) { return cell_or_bool(a, b); }
+static inline uint8_t cell_min_boolean(uint8_t a, uint8_t b) { return cell_and_bool(a, b); }
 
 #undef WRAPPING_OP
 #undef INTEGER_CELL_OPS

@@ -22,16 +22,3 @@ const char *sgk_last_error(void)
     return last_error;
 }
 
-const char *sgk_status_name(sgk_status status)
-{
-    switch (status) {
-    case SGK_OK: return "SGK_OK";
-    case SGK_ERR_INVALID_ARGUMENT: return "SGK_ERR_INVALID_ARGUMENT";
-    case SGK_ERR_SHAPE: return "SGK_ERR_SHAPE";
-    case SGK_ERR_INDEX_OUT_OF_RANGE: return "SGK_ERR_INDEX_OUT_OF_RANGE";
-    case SGK_ERR_UNSUPPORTED: return "SGK_ERR_UNSUPPORTED";
-    case SGK_ERR_OUT_OF_MEMORY: return "SGK_ERR_OUT_OF_MEMORY";
-    case SGK_ERR_OVERFLOW: return "SGK_ERR_OVERFLOW";
-    }
-    return "SGK_ERR_UNKNOWN_STATUS";
-}

@@ -1,4 +1,4 @@
-#include "dtype.h"
+#include "registry/registry.h"
 #include "error.h"
 #include "frontend.h"
 #include "index_map.h"

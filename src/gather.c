@@ -4,7 +4,7 @@
    a * Q + q takes row a * N + indices[q].  The A outer batches share one
    index list, which the index map reads again for each (shared rows), so
    Gather runs on the GatherND paths without a copy of the indices. */
-#include "dtype.h"
+#include "registry/registry.h"
 #include "error.h"
 #include "frontend.h"
 #include "shape.h"

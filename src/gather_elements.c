@@ -1,5 +1,5 @@
 /* GatherElements (ONNX 11, 13): the inverse of ScatterElements. */
-#include "dtype.h"
+#include "registry/registry.h"
 #include "elements_shape.h"
 #include "frontend.h"
 #include "shape.h"

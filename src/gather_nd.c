@@ -1,5 +1,5 @@
 /* GatherND (ONNX 11-13, OpenVINO GatherND-8) with batch dimensions. */
-#include "dtype.h"
+#include "registry/registry.h"
 #include "error.h"
 #include "frontend.h"
 #include "shape.h"

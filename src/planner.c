@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dtype.h"
+#include "registry/registry.h"
 #include "error.h"
 #include "paths/path.h"
 #include "plan.h"

@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "dtype.h"
+#include "registry/registry.h"
 #include "cell_ops.h"
 #include "reduce.h"
 
@@ -80,12 +80,14 @@
 
 #define ELEMENTWISE(name, T, expr) ELEMENTWISE64(name, T, expr) ELEMENTWISE16(name, T, expr)
 
-#define REDUCTION_KERNELS(N, T)                                            \
-    ELEMENTWISE(add_##N, T, cell_add_##N(a, b))                            \
-    ELEMENTWISE(sub_##N, T, cell_sub_##N(a, b))                            \
-    ELEMENTWISE(mul_##N, T, cell_mul_##N(a, b))                            \
-    ELEMENTWISE(max_##N, T, cell_max_##N(a, b))                            \
-    ELEMENTWISE(min_##N, T, cell_min_##N(a, b))
+/* Every reduction of the registry on type N stored as T: <op>_N and
+   <op>_N_16, from cell_<op>_N. */
+#define REDUCTION_KERNELS(N, T) SGK_REDUCTION_LIST(REDUCTION_KERNEL_, (N, T))
+#define REDUCTION_KERNEL_(code, op, alias, nt) REDUCTION_KERNEL2_(op, SGK_UNPAREN_ nt)
+#define REDUCTION_KERNEL2_(op, ...) REDUCTION_KERNEL3_(op, __VA_ARGS__)
+#define REDUCTION_KERNEL3_(op, N, T) ELEMENTWISE(op##_##N, T, cell_##op##_##N(a, b))
+
+REDUCTION_KERNELS(boolean, uint8_t)
 
 REDUCTION_KERNELS(int8_t, int8_t)
 REDUCTION_KERNELS(uint8_t, uint8_t)
@@ -117,29 +119,25 @@ REDUCTION_KERNELS(double, double)
 COMPLEX_KERNELS(complex64)
 COMPLEX_KERNELS(complex128)
 
-ELEMENTWISE(or_bool, uint8_t, cell_or_bool(a, b))
-ELEMENTWISE(xor_bool, uint8_t, cell_xor_bool(a, b))
-ELEMENTWISE(and_bool, uint8_t, cell_and_bool(a, b))
+#define ROW(T) SGK_REDUCTION_KERNEL_ROW(, T)
 
-#define ROW(T) {NULL, add_##T, sub_##T, mul_##T, max_##T, min_##T}
-
-static const sgk_apply_fn kernels[SGK_STRING + 1][SGK_REDUCE_MIN + 1] = {
-    [SGK_BOOL] = {NULL, or_bool, xor_bool, and_bool, or_bool, and_bool},
+static const sgk_apply_fn kernels[SGK_DTYPE_COUNT][SGK_REDUCTION_COUNT] = {
+    [SGK_BOOL] = ROW(boolean),
     [SGK_INT8] = ROW(int8_t),       [SGK_UINT8] = ROW(uint8_t),
     [SGK_INT16] = ROW(int16_t),     [SGK_UINT16] = ROW(uint16_t),
     [SGK_INT32] = ROW(int32_t),     [SGK_UINT32] = ROW(uint32_t),
     [SGK_INT64] = ROW(int64_t),     [SGK_UINT64] = ROW(uint64_t),
     [SGK_FLOAT16] = ROW(f16),       [SGK_BFLOAT16] = ROW(bf16),
     [SGK_FLOAT32] = ROW(float),     [SGK_FLOAT64] = ROW(double),
-    [SGK_COMPLEX64] = {NULL, add_complex64, sub_complex64, mul_complex64, NULL, NULL},
-    [SGK_COMPLEX128] = {NULL, add_complex128, sub_complex128, mul_complex128, NULL, NULL},
-    [SGK_STRING] = {NULL, NULL, NULL, NULL, NULL, NULL},
+    [SGK_COMPLEX64] = {[SGK_REDUCE_ADD] = add_complex64, [SGK_REDUCE_SUB] = sub_complex64,
+                       [SGK_REDUCE_MUL] = mul_complex64},
+    [SGK_COMPLEX128] = {[SGK_REDUCE_ADD] = add_complex128, [SGK_REDUCE_SUB] = sub_complex128,
+                        [SGK_REDUCE_MUL] = mul_complex128},
 };
 
 static bool defined_cell(sgk_dtype dtype, sgk_reduction reduction)
 {
-    return (int)dtype >= 0 && dtype <= SGK_STRING && (int)reduction >= 0 &&
-           reduction <= SGK_REDUCE_MIN;
+    return sgk_dtype_valid(dtype) && sgk_reduction_valid(reduction);
 }
 
 sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction)
@@ -163,11 +161,11 @@ MOVE16(4)
 MOVE16(8)
 MOVE16(16)
 
-#define ROW16(T) {NULL, add_##T##_16, sub_##T##_16, mul_##T##_16, max_##T##_16, min_##T##_16}
+#define ROW16(T) SGK_REDUCTION_KERNEL_ROW(, T##_16)
 
 /* Complex reductions have no row: see COMPLEX_KERNEL. */
-static const sgk_apply16_fn kernels16[SGK_STRING + 1][SGK_REDUCE_MIN + 1] = {
-    [SGK_BOOL] = {NULL, or_bool_16, xor_bool_16, and_bool_16, or_bool_16, and_bool_16},
+static const sgk_apply16_fn kernels16[SGK_DTYPE_COUNT][SGK_REDUCTION_COUNT] = {
+    [SGK_BOOL] = ROW16(boolean),
     [SGK_INT8] = ROW16(int8_t),     [SGK_UINT8] = ROW16(uint8_t),
     [SGK_INT16] = ROW16(int16_t),   [SGK_UINT16] = ROW16(uint16_t),
     [SGK_INT32] = ROW16(int32_t),   [SGK_UINT32] = ROW16(uint32_t),

@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dtype.h"
+#include "registry/registry.h"
 #include "error.h"
 #include "shape.h"
 

@@ -8,7 +8,7 @@
    never collide (s <= S): in place it costs the written slices alone. */
 #include <string.h>
 
-#include "dtype.h"
+#include "registry/registry.h"
 #include "error.h"
 #include "frontend.h"
 #include "shape.h"

@@ -22,6 +22,7 @@
 
 #include "common.h"
 #include "error_cases.h"
+#include "registry/registry.h"
 #include "sgk.h"
 
 /* ---- names, runtime ------------------------------------------------------ */
@@ -29,8 +30,8 @@
 static void test_status_names(void **state)
 {
     (void)state;
-    const char *names[7];
-    for (int s = 0; s <= 6; s++) {
+    const char *names[SGK_STATUS_COUNT];
+    for (int s = 0; s < SGK_STATUS_COUNT; s++) {
         names[s] = sgk_status_name((sgk_status)s);
         assert_non_null(names[s]);
         assert_true(names[s][0] != '\0');
@@ -44,7 +45,7 @@ static void test_status_names(void **state)
         const char *n = sgk_status_name((sgk_status)bad[i]);
         assert_non_null(n);
         assert_true(n[0] != '\0');
-        for (int s = 0; s <= 6; s++)
+        for (int s = 0; s < SGK_STATUS_COUNT; s++)
             if (strcmp(n, names[s]) == 0)
                 failf(__FILE__, __LINE__, "status %d is named like status %d: \"%s\"", bad[i], s,
                       n);

@@ -43,6 +43,7 @@
 
 #include "common.h"
 #include "reference.h"
+#include "registry/registry.h"
 #include "sgk.h"
 #include "tolerance.h"
 
@@ -765,8 +766,8 @@ static void test_op(void **state)
 {
     op_kind op = *(const op_kind *)*state;
     int before = failures;
-    for (int dt = SGK_BOOL; dt <= SGK_STRING; dt++)
-        for (int red = SGK_REDUCE_NONE; red <= SGK_REDUCE_MIN; red++)
+    for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++)
+        for (int red = 0; red < SGK_REDUCTION_COUNT; red++)
             if (ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
                 for (int st = 0; st < ST_COUNT; st++)
                     run_case(op, (sgk_dtype)dt, (sgk_reduction)red, (structure)st);

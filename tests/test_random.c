@@ -35,6 +35,7 @@
 
 #include "common.h"
 #include "reference.h"
+#include "registry/registry.h"
 #include "sgk.h"
 #include "tolerance.h"
 
@@ -709,7 +710,7 @@ static void new_case(tcase *c, tc_rng *r, int op, int dt, int red, int n, uint64
 static void run_op(int op, int cases_per_combo, int large, uint64_t salt)
 {
     int scatter = op == OP_SCATTER_ND || op == OP_SCATTER_ELEMENTS;
-    for (int dt = 0; dt < 16; dt++) {
+    for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++) {
         for (int red = 0; red < 6; red++) {
             if (!scatter && red != SGK_REDUCE_NONE)
                 continue;
@@ -739,7 +740,7 @@ static const int64_t slice_lens[] = {1, 3, 17, 64, 129};
 
 static void run_slices(uint64_t salt)
 {
-    for (int dt = 0; dt < 16; dt++) {
+    for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++) {
         for (int red = 0; red < 6; red++) {
             if (!ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
                 continue;
@@ -781,7 +782,7 @@ static void test_slices(void **state)
    reduction path. */
 static void run_lines(int op, uint64_t salt)
 {
-    for (int dt = 0; dt < 16; dt++) {
+    for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++) {
         for (int red = 0; red < 6; red++) {
             if ((op == OP_GATHER_ELEMENTS && red != SGK_REDUCE_NONE) ||
                 !ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))

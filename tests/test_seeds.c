@@ -60,6 +60,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "registry/registry.h"
 #include "sgk.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -728,7 +729,7 @@ static void test_scatternd_example2_coordinate_out_of_range(void **state)
     static const int64_t idx_first[] = {-5, 0};
     static const int64_t ushape[] = {1, 4};
     static const double upd[] = {1, 2, 3, 4};
-    for (int red = SGK_REDUCE_NONE; red <= SGK_REDUCE_MIN; red++) {
+    for (int red = 0; red < SGK_REDUCTION_COUNT; red++) {
         check_scatter_nd_error(SGK_FLOAT32, NUM(SND2_DSHAPE, SND2_DATA), IDX(ishape, idx_hi),
                                NUM(ushape, upd), (sgk_reduction)red,
                                SGK_ERR_INDEX_OUT_OF_RANGE);
@@ -920,7 +921,7 @@ static void test_ov_scatterndupdate15_example1_index_out_of_range(void **state)
     (void)state;
     static const int64_t idx_hi[] = {4, 3, 1, 8, -2, -4};
     static const int64_t idx_lo[] = {4, 3, 1, 7, -9, -4};
-    for (int red = SGK_REDUCE_NONE; red <= SGK_REDUCE_MIN; red++) {
+    for (int red = 0; red < SGK_REDUCTION_COUNT; red++) {
         check_scatter_nd_error(SGK_FLOAT32, NUM(SND1_DSHAPE, SND1_DATA), IDX(OV1_ISHAPE, idx_hi),
                                NUM(OV1_USHAPE, OV1_UPD), (sgk_reduction)red,
                                SGK_ERR_INDEX_OUT_OF_RANGE);
@@ -1111,7 +1112,7 @@ static void test_scatter_examples_index_out_of_range(void **state)
     static const int64_t idx1[] = {1, 0, 3, 0, 2, 1};
     static const int64_t idx2_hi[] = {1, 5};
     static const int64_t idx2_lo[] = {-6, 3};
-    for (int red = SGK_REDUCE_NONE; red <= SGK_REDUCE_MIN; red++) {
+    for (int red = 0; red < SGK_REDUCTION_COUNT; red++) {
         check_scatter_elements_error(SGK_FLOAT32, NUM(SC1_DSHAPE, SC1_DATA),
                                      IDX(SC1_ISHAPE, idx1), NUM(SC1_ISHAPE, SC1_UPD), 0,
                                      (sgk_reduction)red, &want, 1);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "atomic_reduce.h"
+#include "registry/registry.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dtype.h"
+#include "registry/registry.h"
 #include "index_map.h"
 #include "memory.h"
 #include "parallel/parallel_for.h"

@@ -6,7 +6,7 @@
    and a KV-cache token write need. */
 #include <stdio.h>
 
-#include "dtype.h"
+#include "registry/registry.h"
 #include "index_map.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dtype.h"
+#include "registry/registry.h"
 #include "index_map.h"
 #include "memory.h"
 #include "parallel/parallel_for.h"

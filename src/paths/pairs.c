@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dtype.h"
+#include "registry/registry.h"
 #include "duplicates.h"
 #include "error.h"
 #include "half.h"
