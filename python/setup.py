@@ -40,7 +40,9 @@ class BuildWithLibrary(build_ext):
             raise SystemExit(f"sgk: {library} is not built; run scripts/build in the source "
                              "tree first (or set SGK_BUILD_DIR to an out-of-tree build)")
         for ext in self.extensions:
-            ext.include_dirs += [os.path.join(SOURCE_TREE, "include"), numpy.get_include()]
+            # include/ for sgk.h, src/ for the registry's operator rows
+            ext.include_dirs += [os.path.join(SOURCE_TREE, "include"),
+                                 os.path.join(SOURCE_TREE, "src"), numpy.get_include()]
             ext.extra_link_args += [library, "-Wl,-rpath,$ORIGIN"]
         super().run()
         package = os.path.dirname(self.get_ext_fullpath("sgk._sgk"))
@@ -60,10 +62,13 @@ setup(
     ext_modules=[Extension(
         "sgk._sgk",
         sources=[os.path.join(EXT_DIR, name) for name in
-                 ("module.c", "status.c", "operands.c", "oneshot.c", "plan.c")],
+                 ("module.c", "status.c", "arguments.c", "operands.c", "operators.c",
+                  "oneshot.c", "plan.c", "queries.c")],
         depends=[os.path.join(EXT_DIR, name) for name in
-                 ("common.h", "status.h", "operands.h", "oneshot.h", "plan.h")]
-        + [os.path.join(SOURCE_TREE, "include", "sgk.h")],
+                 ("common.h", "status.h", "arguments.h", "operands.h", "operators.h",
+                  "oneshot.h", "plan.h", "queries.h")]
+        + [os.path.join(SOURCE_TREE, "include", "sgk.h"),
+           os.path.join(SOURCE_TREE, "src", "registry", "registry.h")],
         extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wall", "-Wextra"],
     )],
     cmdclass={"build_ext": BuildWithLibrary},

@@ -14,7 +14,7 @@ name=test_python modules="numpy" marker=tests/python/test_binding.py
 echo "test_python: $("$python" --version 2>&1), library $library"
 status=0 passed=0 failed=0 skipped=0
 for suite in test_binding.py test_extension.py test_gather_tensor_scatter.py; do
-    out=$(SGK_LIBRARY=$library PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH} \
+    out=$(PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH} \
         "$python" "$top_srcdir/tests/python/$suite" 2>&1)
     rc=$?
     echo "$out"

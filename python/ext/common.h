@@ -1,6 +1,7 @@
 /*
  * What every file of sgk's extension module (sgk._sgk) includes: Python,
- * NumPy's C API and sgk's public header.  NumPy's API table is imported
+ * NumPy's C API, and sgk's public header through the library's registry,
+ * whose operator rows the extension's calls are generated from.  NumPy's API table is imported
  * once, by module.c (the one file that defines SGKPY_IMPORTS_NUMPY); the
  * other files share it through PY_ARRAY_UNIQUE_SYMBOL.
  */
@@ -17,6 +18,6 @@
 #endif
 #include <numpy/arrayobject.h>
 
-#include "sgk.h"
+#include "registry/registry.h" /* sgk.h, and the operators' rows */
 
 #endif /* SGKPY_COMMON_H */

@@ -1,8 +1,8 @@
 #include "operands.h"
 
-#include "status.h"
+#include <string.h>
 
-int sgkpy_bfloat16_type_num = -1;
+#include "status.h"
 
 void sgkpy_call_prepared(sgkpy_call *call, const char *op, int code)
 {
@@ -31,35 +31,99 @@ int sgkpy_call_init(sgkpy_call *call, const char *op, PyObject *code_arg)
     return 0;
 }
 
-static int by_size(npy_intp size, int c1, int c2, int c4, int c8)
+/* sgk_dtype by NumPy kind and item size, from the registry (see
+   sgkpy_dtype_table_init); -1 where sgk has no such type. */
+static const char numpy_kinds[] = "biufc";
+#define MAX_ITEM_SIZE 16
+static int8_t dtype_by_kind_size[sizeof numpy_kinds - 1][MAX_ITEM_SIZE + 1];
+
+/* User-defined NumPy dtypes (ml_dtypes') and their sgk_dtype, from the
+   Python layer. */
+#define MAX_USER_DTYPES 8
+static struct {
+    int type_num, code;
+} user_dtypes[MAX_USER_DTYPES];
+static int n_user_dtypes;
+
+/* The NumPy kind of a registry type's items, or 0 for none (pointers). */
+static char numpy_kind(uint32_t flags)
 {
-    switch (size) {
-    case 1: return c1;
-    case 2: return c2;
-    case 4: return c4;
-    case 8: return c8;
-    default: return -1;
+    if (flags & SGK_DTYPE_BOOLEAN)
+        return 'b';
+    if (flags & SGK_DTYPE_INTEGER)
+        return flags & SGK_DTYPE_SIGNED ? 'i' : 'u';
+    if (flags & SGK_DTYPE_FLOAT)
+        return 'f';
+    if (flags & SGK_DTYPE_COMPLEX)
+        return 'c';
+    return 0;
+}
+
+static int8_t *slot_of(char kind, npy_intp size)
+{
+    const char *k = kind != 0 ? strchr(numpy_kinds, kind) : NULL;
+    if (k == NULL || size < 1 || size > MAX_ITEM_SIZE)
+        return NULL;
+    return &dtype_by_kind_size[k - numpy_kinds][size];
+}
+
+int sgkpy_dtype_table_init(void)
+{
+    memset(dtype_by_kind_size, -1, sizeof dtype_by_kind_size);
+    for (int code = 0; code < sgk_dtype_count(); code++) {
+        /* NumPy's type of the same name, when it has the registry's kind
+           and size: float16 is NumPy's, bfloat16 is not (ml_dtypes' is a
+           user-defined dtype, which the Python layer hands over). */
+        char kind = numpy_kind(sgk_dtype_flags((sgk_dtype)code));
+        PyArray_Descr *descr = NULL;
+        PyObject *name = PyUnicode_FromString(sgk_dtype_name((sgk_dtype)code));
+        if (name == NULL)
+            return -1;
+        int known = kind != 0 && PyArray_DescrConverter2(name, &descr) && descr != NULL;
+        Py_DECREF(name);
+        PyErr_Clear();
+        int8_t *slot = known ? slot_of(descr->kind, PyDataType_ELSIZE(descr)) : NULL;
+        if (slot != NULL && descr->kind == kind
+            && (size_t)PyDataType_ELSIZE(descr) == sgk_dtype_size((sgk_dtype)code))
+            *slot = (int8_t)code;
+        Py_XDECREF(descr);
     }
+    return 0;
+}
+
+int sgkpy_set_user_dtypes(PyObject *dtypes)
+{
+    PyObject *dtype, *code;
+    n_user_dtypes = 0;
+    for (Py_ssize_t pos = 0; PyDict_Next(dtypes, &pos, &dtype, &code);) {
+        long c = PyLong_AsLong(code);
+        if (c == -1 && PyErr_Occurred())
+            return -1;
+        if (!PyArray_DescrCheck(dtype) || n_user_dtypes == MAX_USER_DTYPES
+            || sgk_dtype_size((sgk_dtype)c) == 0) {
+            PyErr_SetString(PyExc_ValueError, "user dtypes: at most 8 NumPy dtypes, each to an "
+                                              "sgk_dtype code");
+            return -1;
+        }
+        user_dtypes[n_user_dtypes].type_num = ((PyArray_Descr *)dtype)->type_num;
+        user_dtypes[n_user_dtypes].code = (int)c;
+        n_user_dtypes++;
+    }
+    return 0;
 }
 
 int sgkpy_dtype_code(PyArrayObject *array)
 {
     PyArray_Descr *descr = PyArray_DESCR(array);
-    if (descr->type_num == sgkpy_bfloat16_type_num)
-        return SGK_BFLOAT16;
+    for (int i = 0; i < n_user_dtypes; i++)
+        if (descr->type_num == user_dtypes[i].type_num)
+            return user_dtypes[i].code;
     /* A user-defined dtype may call itself kind 'f' (or anything): only
        NumPy's own types are read by kind and size. */
     if (PyTypeNum_ISUSERDEF(descr->type_num) || !PyArray_ISNOTSWAPPED(array))
         return -1;
-    npy_intp size = PyArray_ITEMSIZE(array);
-    switch (descr->kind) {
-    case 'b': return size == 1 ? SGK_BOOL : -1;
-    case 'i': return by_size(size, SGK_INT8, SGK_INT16, SGK_INT32, SGK_INT64);
-    case 'u': return by_size(size, SGK_UINT8, SGK_UINT16, SGK_UINT32, SGK_UINT64);
-    case 'f': return by_size(size, -1, SGK_FLOAT16, SGK_FLOAT32, SGK_FLOAT64);
-    case 'c': return size == 8 ? SGK_COMPLEX64 : size == 16 ? SGK_COMPLEX128 : -1;
-    default: return -1;
-    }
+    int8_t *slot = slot_of(descr->kind, PyArray_ITEMSIZE(array));
+    return slot != NULL ? *slot : -1;
 }
 
 static int decline(sgkpy_call *call, const char *what)
@@ -201,6 +265,57 @@ static int same_shape(PyArrayObject *array, int32_t rank, const int64_t *shape)
     return 1;
 }
 
+void sgkpy_shape_text(char *text, size_t size, int32_t rank, const int64_t *shape)
+{
+    size_t used = (size_t)snprintf(text, size, "[");
+    for (int32_t d = 0; d < rank && used < size; d++)
+        used += (size_t)snprintf(text + used, size - used, d ? ", %lld" : "%lld",
+                                 (long long)shape[d]);
+    if (used < size)
+        snprintf(text + used, size - used, "]");
+}
+
+/* Why out cannot be written as it is, or NULL when it can.  Direct, out
+   must hold the call's sgk_dtype; prepared, exactly data's NumPy dtype
+   (the general path passes the dtype the user's out must have). */
+static const char *output_problem(const sgkpy_call *call, PyObject *out,
+                                  const sgkpy_tensor *data, int32_t rank, const int64_t *shape)
+{
+    PyArrayObject *array = as_plain_array(call, out);
+    if (!PyArray_Check(out))
+        return "must be a NumPy array";
+    if (array == NULL)
+        return "must be C-contiguous";
+    if (!PyArray_ISWRITEABLE(array))
+        return "is read-only";
+    if (call->prepared ? !PyArray_EquivTypes(PyArray_DESCR(array), PyArray_DESCR(data->array))
+                       : sgkpy_dtype_code(array) != call->code)
+        return "has the wrong dtype";
+    if (!same_shape(array, rank, shape))
+        return "has the wrong shape";
+    return NULL;
+}
+
+/* The general path's InvalidArgumentError for an out it passed on. */
+static void refuse_output(const sgkpy_call *call, PyObject *out, const sgkpy_tensor *data,
+                          int32_t rank, const int64_t *shape, const char *problem)
+{
+    char expected[256], message[600];
+    sgkpy_shape_text(expected, sizeof expected, rank, shape);
+    PyObject *dtype = PyObject_Str((PyObject *)PyArray_DESCR(data->array));
+    PyObject *given = PyObject_Repr(PyArray_Check(out) ? (PyObject *)PyArray_DESCR((PyArrayObject *)out)
+                                                       : (PyObject *)Py_TYPE(out));
+    const char *dtype_text = dtype != NULL ? PyUnicode_AsUTF8(dtype) : NULL;
+    const char *given_text = given != NULL ? PyUnicode_AsUTF8(given) : NULL;
+    PyErr_Clear();
+    snprintf(message, sizeof message, "%s: out %s (given %s; expected a writeable, C-contiguous "
+             "%s array of shape %s)", call->op, problem, given_text ? given_text : "?",
+             dtype_text ? dtype_text : "?", expected);
+    Py_XDECREF(dtype);
+    Py_XDECREF(given);
+    sgkpy_raise(SGK_ERR_INVALID_ARGUMENT, message);
+}
+
 PyArrayObject *sgkpy_output(sgkpy_call *call, PyObject *out, const sgkpy_tensor *data,
                             int32_t rank, const int64_t *shape)
 {
@@ -213,14 +328,16 @@ PyArrayObject *sgkpy_output(sgkpy_call *call, PyObject *out, const sgkpy_tensor 
         return (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, descr, rank, dims, NULL, NULL,
                                                      0, NULL);
     }
-    PyArrayObject *array = as_plain_array(call, out);
-    if (array == NULL || !PyArray_ISWRITEABLE(array) || !has_call_type(call, array)
-        || !same_shape(array, rank, shape)) {
-        decline(call, "out");
-        return NULL;
+    const char *problem = output_problem(call, out, data, rank, shape);
+    if (problem == NULL) {
+        Py_INCREF(out);
+        return (PyArrayObject *)out;
     }
-    Py_INCREF(array);
-    return array;
+    if (call->prepared)
+        refuse_output(call, out, data, rank, shape, problem);
+    else
+        decline(call, "out");
+    return NULL;
 }
 
 PyObject *sgkpy_decline(const sgkpy_call *call)

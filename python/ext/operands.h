@@ -36,9 +36,15 @@ typedef struct {
     PyArrayObject *array; /* borrowed */
 } sgkpy_tensor;
 
-/* The sgk_dtype of ml_dtypes.bfloat16 arrays: NumPy's number of that
-   user-defined dtype, registered by the Python layer (-1: none). */
-extern int sgkpy_bfloat16_type_num;
+/* Builds the NumPy -> sgk_dtype mapping from the registry: each type
+   NumPy knows by the registry's name, kind and size.  Once, at import;
+   0, or -1 with an exception. */
+int sgkpy_dtype_table_init(void);
+
+/* The user-defined NumPy dtypes sgk has a type for, {dtype: sgk_dtype}
+   (ml_dtypes.bfloat16), from the Python layer; replaces any before.  0,
+   or -1 with an exception. */
+int sgkpy_set_user_dtypes(PyObject *dtypes);
 
 /* code_arg: None (direct) or an sgk_dtype (prepared).  0 on success; -1
    with an exception. */
@@ -65,7 +71,8 @@ int sgkpy_int64(sgkpy_call *call, PyObject *x, const char *what, int64_t *value)
 
 /* The array the call writes: out itself when it can be written as it is,
    or a new array like data's when out is None.  NULL with no exception:
-   declined; NULL with an exception: allocation failed. */
+   declined (direct); NULL with an exception: allocation failed, or
+   (prepared) an InvalidArgumentError saying what is wrong with out. */
 PyArrayObject *sgkpy_output(sgkpy_call *call, PyObject *out, const sgkpy_tensor *data,
                             int32_t rank, const int64_t *shape);
 
@@ -77,6 +84,9 @@ PyObject *sgkpy_decline(const sgkpy_call *call);
 /* The result of a library call that wrote out: out on success (the
    reference is passed on), else out released and the status raised. */
 PyObject *sgkpy_finish(sgk_status status, PyArrayObject *out);
+
+/* shape as text, "[2, 3]", truncated to size. */
+void sgkpy_shape_text(char *text, size_t size, int32_t rank, const int64_t *shape);
 
 /* A tensor of the given sgk_dtype and shape (a sequence of ints) with no
    data, for planning.  0 on success; -1 with an exception. */

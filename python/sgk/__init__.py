@@ -16,24 +16,25 @@ ml_dtypes.bfloat16 dtype when ml_dtypes is installed, or as a uint16 array of
 bits with dtype="bfloat16"; strings as object (or str/bytes) arrays, whose
 results are the very objects passed in (sgk copies pointers only).
 
-An installed package carries its own libsgk; SGK_LIBRARY (path to
-libsgk.so) or SGK_BUILD_DIR (a build directory) take precedence, and a
-source tree's package uses the tree's build (_lib.py).  The per-call work
-(the operators, planning, Plan.execute) is an extension module in C over
-libsgk's public API (python/ext/).  Errors raise a subclass of SgkError per
+The package is a C extension module over libsgk (python/ext/): the
+operators are its functions, generated from the library's registry of
+operators; types, reductions, statuses and flags are the library's own
+(sgk.dtypes(), sgk.reductions()).  An installed package carries its own
+libsgk; a source tree's package uses the tree's build, an out-of-tree one
+SGK_BUILD_DIR's (_native.py).  Errors raise a subclass of SgkError per
 status, carrying sgk_last_error().
 """
 from ._dtypes import BFLOAT16_DTYPE
-from ._lib import LibraryNotFoundError
 from ._marshal import (PLAN_ALLOW_REORDER, PLAN_DETERMINISTIC, PLAN_WIDE_ACCUMULATE,
                        TENSOR_SCATTER_MODES)
+from ._native import LibraryNotFoundError
 from ._openvino import openvino_extension_path
 from ._oneshot import (gather, gather_elements, gather_nd, gather_nd_shape, gather_shape,
                        scatter_elements, scatter_nd, tensor_scatter)
 from ._plans import (GatherElementsPlan, GatherNDPlan, GatherPlan, Plan, ScatterElementsPlan,
                      ScatterNDPlan, TensorScatterPlan)
-from ._runtime import (dtype_size, library_path, runtime_describe, set_num_threads,
-                       status_name, version)
+from ._runtime import (dtype_size, dtypes, library_path, reduction_supported, reductions,
+                       runtime_describe, set_num_threads, status_name, version)
 from .errors import (InvalidArgumentError, IndexOutOfRangeError, OutOfMemoryError,
                      SgkError, ShapeError, SizeOverflowError, UnsupportedError)
 
@@ -41,6 +42,7 @@ __all__ = [
     "scatter_nd", "gather_nd", "scatter_elements", "gather_elements", "gather_nd_shape",
     "Plan", "ScatterNDPlan", "GatherNDPlan", "ScatterElementsPlan", "GatherElementsPlan",
     "set_num_threads", "runtime_describe", "version", "library_path", "dtype_size",
+    "dtypes", "reductions", "reduction_supported",
     "SgkError", "InvalidArgumentError", "ShapeError", "IndexOutOfRangeError",
     "UnsupportedError", "OutOfMemoryError", "SizeOverflowError", "LibraryNotFoundError",
     "BFLOAT16_DTYPE", "PLAN_DETERMINISTIC", "PLAN_ALLOW_REORDER", "PLAN_WIDE_ACCUMULATE",

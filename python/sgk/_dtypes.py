@@ -1,39 +1,71 @@
-"""NumPy dtypes <-> sgk_dtype, and the string (const char *) marshalling."""
-import ctypes
+"""NumPy dtypes <-> sgk_dtype, from the library's registry, and the string
+(const char *) marshalling.
 
+Each registry type (sgk_dtype_name, _size, _flags) is NumPy's type of the
+same name, kind and size (float16, int32, ...), else ml_dtypes' type of
+that name (bfloat16), else none; strings (pointers) are object, str and
+bytes arrays.
+"""
 import numpy as np
 
+from ._native import available, ext
 from .errors import IndexOutOfRangeError, InvalidArgumentError, UnsupportedError
 
-BOOL, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16, \
-    FLOAT32, FLOAT64, COMPLEX64, COMPLEX128, STRING = range(16)
-
-NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
-         "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string"]
-CODES = {name: code for code, name in enumerate(NAMES)}
-
-try:  # optional: a real bfloat16 NumPy dtype
+try:  # optional: NumPy dtypes for the types NumPy lacks (bfloat16)
     import ml_dtypes as _ml_dtypes
-    BFLOAT16_DTYPE = np.dtype(_ml_dtypes.bfloat16)
 except Exception:  # pragma: no cover - depends on the environment
-    BFLOAT16_DTYPE = None
+    _ml_dtypes = None
 
-_FROM_NUMPY = {
-    np.dtype(np.bool_): BOOL,
-    np.dtype(np.int8): INT8, np.dtype(np.uint8): UINT8,
-    np.dtype(np.int16): INT16, np.dtype(np.uint16): UINT16,
-    np.dtype(np.int32): INT32, np.dtype(np.uint32): UINT32,
-    np.dtype(np.int64): INT64, np.dtype(np.uint64): UINT64,
-    np.dtype(np.float16): FLOAT16, np.dtype(np.float32): FLOAT32,
-    np.dtype(np.float64): FLOAT64,
-    np.dtype(np.complex64): COMPLEX64, np.dtype(np.complex128): COMPLEX128,
-}
-if BFLOAT16_DTYPE is not None:
-    _FROM_NUMPY[BFLOAT16_DTYPE] = BFLOAT16
+# (name, item size, SGK_DTYPE_* flags) by sgk_dtype code
+TABLE = ext.dtype_table() if available else ()
+NAMES = [name for name, _, _ in TABLE]
+CODES = {name: code for code, name in enumerate(NAMES)}
+SIZES = [size for _, size, _ in TABLE]
+STRING = next((code for code, (_, _, flags) in enumerate(TABLE)
+               if flags & ext.DTYPE_POINTER), None)
 
-_ITEMSIZE = {BOOL: 1, INT8: 1, UINT8: 1, INT16: 2, UINT16: 2, INT32: 4, UINT32: 4, INT64: 8,
-             UINT64: 8, FLOAT16: 2, BFLOAT16: 2, FLOAT32: 4, FLOAT64: 8, COMPLEX64: 8,
-             COMPLEX128: 16}
+
+def _numpy_kind(flags):
+    if flags & ext.DTYPE_BOOLEAN:
+        return "b"
+    if flags & ext.DTYPE_INTEGER:
+        return "i" if flags & ext.DTYPE_SIGNED else "u"
+    if flags & ext.DTYPE_FLOAT:
+        return "f"
+    if flags & ext.DTYPE_COMPLEX:
+        return "c"
+    return None
+
+
+def _numpy_dtype(name, size, flags):
+    """NumPy's dtype for a registry type, or None."""
+    kind = _numpy_kind(flags)
+    if kind is None:
+        return None
+    try:
+        dt = np.dtype(name)
+        if dt.kind == kind and dt.itemsize == size:
+            return dt
+    except TypeError:
+        pass
+    extra = getattr(_ml_dtypes, name, None)
+    if extra is not None and np.dtype(extra).itemsize == size:
+        return np.dtype(extra)
+    return None
+
+
+_FROM_NUMPY = {}
+# The types NumPy does not know itself, which the extension is told of.
+USER_DTYPES = {}
+for _code, (_name, _size, _flags) in enumerate(TABLE):
+    _dt = _numpy_dtype(_name, _size, _flags)
+    if _dt is not None:
+        _FROM_NUMPY[_dt] = _code
+        if _dt.num >= np.dtype(np.void).num and _dt.kind not in "biufc":
+            USER_DTYPES[_dt] = _code
+
+BFLOAT16_DTYPE = next((dt for dt, code in USER_DTYPES.items() if NAMES[code] == "bfloat16"),
+                      None)
 
 
 def _is_string_dtype(dt):
@@ -55,7 +87,7 @@ def code_of(dt, override=None):
                 raise UnsupportedError(f"dtype='string' needs an object, str or bytes array, "
                                        f"not {dt}")
             return STRING
-        if _is_string_dtype(dt) or dt.itemsize != _ITEMSIZE[code] or dt.kind not in "biufcV":
+        if _is_string_dtype(dt) or dt.itemsize != SIZES[code] or dt.kind not in "biufcV":
             raise UnsupportedError(f"a {dt} array cannot be passed as {name}")
         return code
     if _is_string_dtype(dt):
@@ -92,8 +124,8 @@ _INT64_MAX = np.iinfo(np.int64).max
 
 
 def as_indices(x):
-    """x as a C-contiguous int32/int64 array and its sgk code; other integer
-    types become int64."""
+    """x as a C-contiguous int32/int64 array; other integer types become
+    int64."""
     arr = np.asarray(x)
     if arr.dtype not in _INDEX_DTYPES:
         if arr.size == 0 and arr.dtype.kind == "f":  # np.asarray([]) is float64
@@ -104,8 +136,7 @@ def as_indices(x):
             raise IndexOutOfRangeError(f"index {int(arr.max())} does not fit in int64")
         else:
             arr = arr.astype(np.int64)
-    arr = np.require(arr, requirements="C")
-    return arr, (INT32 if arr.dtype == np.int32 else INT64)
+    return np.require(arr, requirements="C")
 
 
 class StringTable:
@@ -137,8 +168,9 @@ class StringTable:
         self._offsets = np.zeros(n, dtype=np.int64)
         if n:
             np.cumsum(sizes[:-1], out=self._offsets[1:])
-        self._buffer = ctypes.create_string_buffer(b"\0".join(encoded))
-        self._base = ctypes.addressof(self._buffer)
+        # every string NUL-terminated, in memory that stays where it is
+        self._buffer = np.frombuffer(b"\0".join(encoded) + b"\0", dtype=np.uint8)
+        self._base = self._buffer.__array_interface__["data"][0]
         pointers = (self._offsets + self._base).astype(np.uintp)
         self.pointers = []
         start = 0
@@ -155,7 +187,3 @@ class StringTable:
                              or not np.array_equal(self._offsets[where], offsets)):
             raise InvalidArgumentError("sgk returned a string pointer it was not given")
         return self._objects[where].reshape(pointers.shape)
-
-
-def empty_pointers(shape):
-    return np.empty(shape, dtype=np.uintp)

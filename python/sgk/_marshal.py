@@ -1,28 +1,24 @@
-"""The general path's argument handling: what the operators do with
-arguments the extension module declines (lists, other dtypes, strides,
-strings, reinterpreted bits, a wrong `out`), turning them into the
-C-contiguous arrays the library takes, and every error about them.
+"""The general path's argument handling: what the operators and plans do
+with arguments the extension module declines (lists, other dtypes,
+strides, strings, reinterpreted bits), turning them into the C-contiguous
+arrays the library takes, parameter by parameter according to its kind in
+the registry's operator rows (the extension's operator_table()).  The
+extension checks what it is then given (shapes, out) itself.
 """
-import ctypes
-
 import numpy as np
 
-from . import _dtypes, _lib
-from .errors import InvalidArgumentError, error_for
+from . import _dtypes
+from ._native import available, ext
+from .errors import InvalidArgumentError
 
-PLAN_DETERMINISTIC = 1 << 0
-PLAN_ALLOW_REORDER = 1 << 1
-PLAN_WIDE_ACCUMULATE = 1 << 2
+# Plan flags and TensorScatter's modes, as sgk.h defines them.
+PLAN_DETERMINISTIC = ext.PLAN_DETERMINISTIC if available else None
+PLAN_ALLOW_REORDER = ext.PLAN_ALLOW_REORDER if available else None
+PLAN_WIDE_ACCUMULATE = ext.PLAN_WIDE_ACCUMULATE if available else None
+TENSOR_SCATTER_MODES = ext.TENSOR_SCATTER_MODES if available else ()
 
-# TensorScatter's modes, in the order of sgk_tensor_scatter_mode.
-TENSOR_SCATTER_MODES = ("linear", "circular")
-
-
-def check(status):
-    """Raise the status's exception with this thread's sgk_last_error()."""
-    if status != 0:
-        detail = _lib.lib().sgk_last_error()
-        raise error_for(status, detail.decode("utf-8", "replace") if detail else "")
+# operator name -> its parameters' kinds, in the library's order
+KINDS = dict(ext.operator_table()) if available else {}
 
 
 def reduction_code(reduction):
@@ -30,15 +26,12 @@ def reduction_code(reduction):
         return int(reduction)
     if not isinstance(reduction, str):
         raise InvalidArgumentError(f"reduction must be a name or an int, not {reduction!r}")
-    code = ctypes.c_int()
-    if _lib.lib().sgk_reduction_from_name(reduction.encode(), ctypes.byref(code)) != 0:
-        raise InvalidArgumentError(f"unknown reduction {reduction!r}")
-    return code.value
+    return ext.reduction_from_name(reduction)
 
 
 def tensor_scatter_mode_code(mode):
     if isinstance(mode, str) and mode in TENSOR_SCATTER_MODES:
-        return TENSOR_SCATTER_MODES.index(mode)
+        return ext.tensor_scatter_mode_from_name(mode)
     raise InvalidArgumentError(f"mode must be one of {', '.join(TENSOR_SCATTER_MODES)}, "
                                f"not {mode!r}")
 
@@ -68,7 +61,8 @@ class Values:
 
 
 def bind_strings(*values):
-    """Give string operands pointer arrays from one shared table."""
+    """Give string operands pointer arrays from one shared table; the
+    table, or None when the values are not strings."""
     if values[0].code != _dtypes.STRING:
         return None
     present = [v for v in values if v is not None]
@@ -76,10 +70,6 @@ def bind_strings(*values):
     for v, ptrs in zip(present, table.pointers):
         v.pointers = ptrs
     return table
-
-
-def _is_string_kind(dtype):
-    return np.dtype(dtype).kind in ("O", "U", "S")
 
 
 def string_result_dtype(data, updates=None):
@@ -96,48 +86,20 @@ def string_result_dtype(data, updates=None):
         return None
 
 
-class Output:
-    """The destination of a call: the caller's out= array (checked for shape,
-    type and layout; it may be data, for in-place scatters) or a new array.
-    For strings sgk writes a pointer array, turned back into the original
-    objects by finish()."""
-
-    def __init__(self, out, shape, values):
-        self.shape = tuple(shape)
-        self.user = out
-        self.code = values.code
-        if out is not None:
-            self._check_user(out, None if values.code == _dtypes.STRING else values.array.dtype)
-        if values.code == _dtypes.STRING:
-            self.raw = np.empty(self.shape, dtype=np.uintp)
-        else:
-            self.raw = out if out is not None else np.empty(self.shape, values.array.dtype)
-
-    def _check_user(self, out, dtype):
-        if not isinstance(out, np.ndarray):
-            raise InvalidArgumentError(f"out must be a NumPy array, not {type(out).__name__}")
-        if out.shape != self.shape:
-            raise InvalidArgumentError(f"out has shape {out.shape}, expected {self.shape}")
-        if not out.flags.writeable:
-            raise InvalidArgumentError("out is read-only")
-        if dtype is None:
-            if not _is_string_kind(out.dtype):
-                raise InvalidArgumentError(f"out must be an object array for strings, "
-                                           f"not {out.dtype}")
-            return
-        if out.dtype != dtype:
-            raise InvalidArgumentError(f"out is {out.dtype}, expected {dtype}")
-        if not out.flags.c_contiguous:
-            raise InvalidArgumentError("out must be C-contiguous")
-
-    def finish(self, table, result_dtype=None):
-        if self.code != _dtypes.STRING:
-            return self.raw
-        objects = table.objects(self.raw)
-        if self.user is not None:
-            self.user[...] = objects
-            return self.user
+def string_result(table, pointers, out, result_dtype):
+    """The objects behind the pointers sgk wrote, in out when given (the
+    extension never sees a string out: it writes pointers)."""
+    objects = table.objects(pointers)
+    if out is None:
         return objects if result_dtype is None else objects.astype(result_dtype)
+    if not isinstance(out, np.ndarray) or out.dtype.kind not in "OUS" \
+            or out.shape != objects.shape or not out.flags.writeable:
+        raise InvalidArgumentError(
+            f"out must be a writeable object, str or bytes array of shape {objects.shape} for "
+            f"strings, not {type(out).__name__} {getattr(out, 'dtype', '')}"
+            f"{getattr(out, 'shape', '')}")
+    out[...] = objects
+    return out
 
 
 def spec(x, override):
@@ -149,8 +111,7 @@ def spec(x, override):
     else:
         arr = np.asarray(x)
         dt, shape = arr.dtype, arr.shape
-    code = _dtypes.code_of(dt, override)
-    return shape, dt, code
+    return shape, dt, _dtypes.code_of(dt, override)
 
 
 def planned_updates_code(dspec, uspec):
@@ -164,39 +125,58 @@ def planned_updates_code(dspec, uspec):
     return dspec[2] if np.can_cast(uspec[1], dspec[1], casting="same_kind") else uspec[2]
 
 
-# ---- ctypes calls: the output shapes of GatherND and Gather (queries, not
-# per-call work: the extension computes them itself on its direct path) ------
+# What the library takes for a parameter of each kind but data and
+# updates (which calls and plans take differently).
+_CONVERT = {
+    "indices": _dtypes.as_indices,
+    "optional_indices": lambda x: None if x is None else _dtypes.as_indices(x),
+    "axis": int,
+    "batch_dims": int,
+    "reduction": reduction_code,
+    "mode": tensor_scatter_mode_code,
+}
 
-class Desc:
-    """An sgk_tensor for ctypes calls (over a shape, with data at pointer),
-    keeping the shape storage alive."""
 
-    def __init__(self, code, shape, pointer=None):
-        self.shape = tuple(int(d) for d in shape)
-        self._dims = (ctypes.c_int64 * max(len(self.shape), 1))(*self.shape)
-        self.struct = _lib.Tensor(code, len(self.shape), self._dims, pointer)
+class CallOperands:
+    """An operator's arguments (its parameters in registry order) converted
+    for the extension's prepared call: data and updates as Values."""
+
+    def __init__(self, kinds, arguments, override):
+        self.data = self.updates = None
+        self.converted = []
+        for kind, x in zip(kinds, arguments):
+            if kind == "data":
+                self.data = value = Values(x, override)
+            elif kind == "updates":
+                self.updates = value = Values(x, override, like=self.data.array.dtype)
+            else:
+                value = _CONVERT[kind](x)
+            self.converted.append(value)
+        self.strings = bind_strings(self.data, self.updates)
 
     @property
-    def ref(self):
-        return ctypes.byref(self.struct)
+    def raw(self):
+        return [v.raw if isinstance(v, Values) else v for v in self.converted]
 
 
-# the shape queries only look at shapes, but the library wants non-NULL buffers
-_DUMMY = (ctypes.c_int64 * 1)()
+class PlanOperands:
+    """An operator's arguments converted for planning: data and updates
+    by their shapes (any object with .shape and .dtype will do), the rest
+    as for a call."""
 
-
-def _output_shape(query, code, d_shape, i_shape, arg):
-    dummy = ctypes.addressof(_DUMMY)
-    dd, ii = Desc(code, d_shape, dummy), Desc(_dtypes.INT64, i_shape, dummy)
-    shape = (ctypes.c_int64 * (len(d_shape) + len(i_shape) + 1))()
-    rank = ctypes.c_int32()
-    check(query(dd.ref, ii.ref, int(arg), shape, ctypes.byref(rank)))
-    return tuple(shape[:rank.value])
-
-
-def gather_nd_shape(code, d_shape, i_shape, batch_dims):
-    return _output_shape(_lib.lib().sgk_gather_nd_shape, code, d_shape, i_shape, batch_dims)
-
-
-def gather_shape(code, d_shape, i_shape, axis):
-    return _output_shape(_lib.lib().sgk_gather_shape, code, d_shape, i_shape, axis)
+    def __init__(self, kinds, arguments, override):
+        self.data = self.updates = None
+        self.converted = []
+        for kind, x in zip(kinds, arguments):
+            if kind == "data":
+                self.data = s = spec(x, override)
+                value = s[0]
+            elif kind == "updates":
+                self.updates = s = spec(x, override)
+                value = s[0]
+            else:
+                value = _CONVERT[kind](x)
+            self.converted.append(value)
+        self.code = self.data[2]
+        self.updates_code = (planned_updates_code(self.data, self.updates)
+                             if self.updates is not None else self.code)

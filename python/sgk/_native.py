@@ -1,24 +1,37 @@
-"""The extension module sgk._sgk (python/ext/), which carries every call
-whose cost is per call: the one-shot operators, planning, Plan.execute.
+"""The extension module sgk._sgk (python/ext/): the package's one way into
+libsgk, for the operators, plans and every query of the library.
 
-It depends on libsgk.so.0 by name, so libsgk is loaded first, by _lib's
-lookup order; the extension's dependency then resolves to that very library.
-The extension is this package's own (installed by pip, or built into the
-source tree by make), else the one an out-of-tree build made under
-$SGK_BUILD_DIR/python/sgk/.
+The extension links libsgk.so.0 and finds it through its run path: an
+installed package's own copy beside it ($ORIGIN), a build tree's
+src/.libs/.  LD_LIBRARY_PATH (or LD_PRELOAD) chooses another;
+library_path() names the one loaded.  The extension is the one an
+out-of-tree build made under $SGK_BUILD_DIR/python/sgk/ when that is set,
+else this package's own (installed by pip, or built into the source tree
+by make).
 
-Importing sgk never fails: when libsgk or the extension cannot be loaded,
-`ext` stands in and the first call raises LibraryNotFoundError saying why.
+Importing sgk never fails: when the extension cannot be loaded (not built,
+libsgk missing, or a libsgk too old for the sgk.h it was built with),
+`ext` stands in, `available` is False, and every call raises
+LibraryNotFoundError saying why.
 """
 import importlib.machinery
 import importlib.util
 import os
 import sys
 
-from . import _dtypes, _lib, errors
-from ._lib import LibraryNotFoundError
-
 _NAME = __package__ + "._sgk"
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+SOURCE_TREE = os.path.dirname(os.path.dirname(PACKAGE_DIR))
+
+
+class LibraryNotFoundError(OSError):
+    """libsgk or sgk's extension module could not be loaded."""
+
+
+def package_dir():
+    """The folder of the sgk package: where an installed package keeps its
+    libsgk and, when built, libsgk_openvino.so (setup.py copies them in)."""
+    return PACKAGE_DIR
 
 
 def _from_build_dir():
@@ -38,34 +51,37 @@ def _from_build_dir():
 
 
 def _load():
-    _lib.lib()  # first: the extension binds to the library this loads
     try:
+        module = _from_build_dir()
+        if module is not None:
+            return module
         from . import _sgk
         return _sgk
     except ImportError as exc:
-        module = _from_build_dir()
-        if module is None:
-            raise LibraryNotFoundError(
-                f"sgk's extension module is not built ({exc}); install the package "
-                "(pip install ./python after scripts/build), or run make in the source "
-                "tree, or set SGK_BUILD_DIR to an out-of-tree build") from exc
-        return module
+        raise LibraryNotFoundError(
+            f"sgk's extension module could not be loaded ({exc}); install the package "
+            "(pip install ./python after scripts/build), or run make in the source tree, "
+            "or set SGK_BUILD_DIR to an out-of-tree build") from exc
 
 
 class _Missing:
-    """Stands in for the extension module when it cannot be loaded: every
-    use raises the reason."""
+    """Stands in for the extension module when it cannot be loaded: each
+    of its functions raises the reason when called."""
 
     def __init__(self, error):
         self._message = str(error)
 
     def __getattr__(self, name):
-        raise LibraryNotFoundError(self._message)
+        def unavailable(*args, **kwargs):
+            raise LibraryNotFoundError(self._message)
+        unavailable.__name__ = name
+        return unavailable
 
 
 class _MissingPlanBase:
-    """Stands in for _sgk.PlanBase; planning raises before a plan exists."""
+    """Stands in for _sgk.PlanBase: planning raises before a plan exists."""
     closed = True
+    output_shape = None
 
     def close(self):
         pass
@@ -73,8 +89,9 @@ class _MissingPlanBase:
 
 try:
     ext = _load()
-    ext._setup(errors.error_for, _dtypes.BFLOAT16_DTYPE)
+    available = True
     PlanBase = ext.PlanBase
 except LibraryNotFoundError as _error:
     ext = _Missing(_error)
+    available = False
     PlanBase = _MissingPlanBase

@@ -7,13 +7,13 @@
 Lookup order: SGK_OPENVINO_EXTENSION (a path to libsgk_openvino.so); beside
 the libsgk this package loads (an installed package or `make install` keeps
 the two together); then a build tree: SGK_BUILD_DIR, then the source tree
-this package sits in (<tree>/adapters/openvino/.libs/).  libsgk is loaded
-first, so that the module's own dependency on libsgk.so.0 is that same
+this package sits in (<tree>/adapters/openvino/.libs/).  Importing sgk has
+loaded libsgk, so the module's own dependency on libsgk.so.0 is that same
 library, whatever its search path.
 """
 import os
 
-from . import _lib
+from . import _native
 
 MODULE = "libsgk_openvino.so"
 
@@ -24,13 +24,14 @@ def _candidates():
         return [explicit]
     found = []
     try:
-        found.append(os.path.join(os.path.dirname(os.path.abspath(_lib.path())), MODULE))
-    except _lib.LibraryNotFoundError:
+        found.append(os.path.join(os.path.dirname(os.path.abspath(_native.ext.library_path())),
+                                  MODULE))
+    except _native.LibraryNotFoundError:
         pass  # a build tree's module finds its libsgk through its own run path
     build = os.environ.get("SGK_BUILD_DIR")
     if build:
         found.append(os.path.join(build, "adapters", "openvino", ".libs", MODULE))
-    found.append(os.path.join(_lib._REPO, "adapters", "openvino", ".libs", MODULE))
+    found.append(os.path.join(_native.SOURCE_TREE, "adapters", "openvino", ".libs", MODULE))
     return found
 
 

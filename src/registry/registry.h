@@ -1,15 +1,18 @@
-/* The registry: the element types, reductions and statuses the library
-   knows, each defined once, as a list that expands a given macro X once
-   per row.  The library's tables are sized by the counts below and their
-   rows generated from the lists, the tests loop to the counts, and the
-   bindings ask sgk.h's queries over these rows (sgk_dtype_name,
-   sgk_dtype_flags, sgk_reduction_from_name, sgk_status_name, ...) instead
-   of keeping tables of their own.
+/* The registry: the element types, reductions, statuses and operators
+   the library knows, each defined once, as a list that expands a given
+   macro X once per row.  The library's tables are sized by the counts
+   below and their rows generated from the lists, the tests loop to the
+   counts, and the bindings ask sgk.h's queries over these rows
+   (sgk_dtype_name, sgk_dtype_flags, sgk_reduction_from_name,
+   sgk_status_name, ...) instead of keeping tables of their own; the
+   Python extension (python/ext/) generates its calls of the operators
+   from SGK_OPERATOR_LIST.
 
    A new type is a row of SGK_DTYPE_LIST plus its kernels (reduce.c,
    atomic_reduce.c; the Highway kernels go by size).  A new reduction is a
    row of SGK_REDUCTION_LIST plus its cell arithmetic, cell_<op>_<type> in
-   cell_ops.h, for each type whose mask takes it. */
+   cell_ops.h, for each type whose mask takes it.  A new operator is a row
+   of SGK_OPERATOR_LIST beside its entry points in sgk.h. */
 #ifndef SGK_REGISTRY_H
 #define SGK_REGISTRY_H
 
@@ -69,6 +72,32 @@
     X(SGK_ERR_INDEX_OUT_OF_RANGE, arg) X(SGK_ERR_UNSUPPORTED, arg)                      \
     X(SGK_ERR_OUT_OF_MEMORY, arg) X(SGK_ERR_OVERFLOW, arg)
 
+/* X(name, params, output, arg): the operators, in sgk.h's order.  Each
+   has a one-shot call sgk_<name>(<params>, output) and a plan
+   sgk_plan_<name>(&plan, <params>, flags), which sgk_execute(plan, data,
+   updates, output) runs:
+     params  the call's parameters between the plan and the output, in
+             sgk.h's order, each named by what it is (bindings pass their
+             operands by these names):
+               data             the input tensor (TensorScatter's past_cache)
+               indices          int32/int64 index tensor
+               optional_indices the same, or NULL (TensorScatter's
+                                write_indices, NULL meaning zeros)
+               updates          the values a scatter writes (its update)
+               axis, batch_dims int64_t
+               reduction        sgk_reduction
+               mode             sgk_tensor_scatter_mode
+     output  the output's shape: data (data's, for scatters), indices
+             (indices'), or queried (sgk_<name>_shape(data, indices,
+             <the int64_t parameter>, shape, rank) gives it) */
+#define SGK_OPERATOR_LIST(X, arg)                                                       \
+    X(scatter_nd, (data, indices, updates, reduction), data, arg)                       \
+    X(gather_nd, (data, indices, batch_dims), queried, arg)                             \
+    X(scatter_elements, (data, indices, updates, axis, reduction), data, arg)           \
+    X(gather_elements, (data, indices, axis), indices, arg)                             \
+    X(gather, (data, indices, axis), queried, arg)                                      \
+    X(tensor_scatter, (data, updates, optional_indices, axis, mode), data, arg)
+
 /* Masks of reductions, for a type's row: bit r for reduction r. */
 #define SGK_REDUCTIONS_COPY (1u << SGK_REDUCE_NONE)
 #define SGK_REDUCTIONS_ALL 0xffffffffu
@@ -83,6 +112,7 @@ enum {
     SGK_DTYPE_COUNT = 0 SGK_DTYPE_LIST(SGK_COUNT_ROW_, ~),
     SGK_REDUCTION_COUNT = 1 SGK_REDUCTION_LIST(SGK_COUNT_ROW_, ~),
     SGK_STATUS_COUNT = 0 SGK_STATUS_LIST(SGK_COUNT_ROW_, ~),
+    SGK_OPERATOR_COUNT = 0 SGK_OPERATOR_LIST(SGK_COUNT_ROW_, ~),
 };
 
 /* A kernel table's row for type T: reduction r's cell is

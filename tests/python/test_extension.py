@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
 import sgk  # noqa: E402
-from sgk import _native  # noqa: E402
+from sgk import _dtypes, _native, _oneshot, errors  # noqa: E402
 
 RNG = np.random.default_rng(1811)
 
@@ -29,38 +29,29 @@ def strided(a):
 
 
 class Recorder:
-    """Counts the calls the extension module declines (NotImplemented)."""
+    """Counts the calls of operator `name` the extension module declines:
+    those it hands to the Python layer's general path."""
 
     def __init__(self, name):
         self.name, self.declined = name, 0
 
     def __enter__(self):
-        self.real = getattr(_native.ext, self.name)
-
-        def wrapper(*args):
-            result = self.real(*args)
-            if result is NotImplemented:
+        def general(op, *args):
+            if op == self.name:
                 self.declined += 1
-            return result
-        from sgk import _oneshot
-        self.module = _oneshot
-        self.saved = _oneshot._ext
-        recorder = self
-
-        class Proxy:
-            def __getattr__(self, attr):
-                return wrapper if attr == recorder.name else getattr(recorder.saved, attr)
-        _oneshot._ext = Proxy()
+            return _oneshot.general(op, *args)
+        _native.ext._setup(errors.error_for, _dtypes.USER_DTYPES, general)
         return self
 
     def __exit__(self, *exc):
-        self.module._ext = self.saved
+        _native.ext._setup(errors.error_for, _dtypes.USER_DTYPES, _oneshot.general)
 
 
 class PathTests(unittest.TestCase):
     def test_extension_is_loaded(self):
         self.assertEqual(_native.ext.__name__, "sgk._sgk")
         self.assertTrue(issubclass(sgk.ScatterNDPlan, _native.ext.PlanBase))
+        self.assertIs(sgk.scatter_nd, _native.ext.scatter_nd)  # no Python frame between
 
     def cases(self):
         data = RNG.standard_normal((16, 6)).astype(np.float32)
@@ -156,6 +147,126 @@ class PathTests(unittest.TestCase):
         self.assertEqual(got.tolist(), [7, 0])
 
 
+class ArgumentTests(unittest.TestCase):
+    """The extension binds arguments as a def with the documented signature
+    would."""
+
+    def test_keywords_defaults_and_errors(self):
+        data = np.arange(8, dtype=np.float32).reshape(4, 2)
+        idx = np.array([[3], [0]])
+        want = data[[3, 0]]
+        np.testing.assert_array_equal(sgk.gather_nd(indices=idx, data=data), want)
+        np.testing.assert_array_equal(sgk.gather(data, idx[:, 0], 0, None), want)
+        with self.assertRaisesRegex(TypeError, "missing required argument 'indices'"):
+            sgk.gather_nd(data)
+        with self.assertRaisesRegex(TypeError, "unexpected keyword argument 'axis'"):
+            sgk.gather_nd(data, idx, axis=0)
+        with self.assertRaisesRegex(TypeError, "multiple values for argument 'data'"):
+            sgk.gather_nd(data, idx, data=data)
+        with self.assertRaisesRegex(TypeError, "positional"):
+            sgk.gather_nd(data, idx, 0, None)  # out is keyword-only there
+
+    def test_signatures_and_docs(self):
+        import inspect
+        sig = inspect.signature(sgk.tensor_scatter)
+        self.assertEqual(list(sig.parameters), ["past_cache", "update", "write_indices", "axis",
+                                                "mode", "out", "dtype"])
+        self.assertEqual(sig.parameters["axis"].default, -2)
+        self.assertEqual(sig.parameters["mode"].default, "linear")
+        plan_sig = inspect.signature(sgk.ScatterElementsPlan)
+        self.assertEqual(list(plan_sig.parameters),
+                         ["data", "indices", "updates", "axis", "reduction", "deterministic",
+                          "wide_accumulate", "flags", "dtype"])
+        self.assertNotIn("deterministic", inspect.signature(sgk.GatherPlan).parameters)
+        for op in _oneshot.OPERATORS:
+            doc = getattr(sgk, op).__doc__
+            self.assertIn("IndexOutOfRangeError", doc)
+            self.assertIn("bfloat16", doc)
+            self.assertIn("Plan for sgk." + op, getattr(
+                sgk, "".join("ND" if w == "nd" else w.capitalize() for w in op.split("_"))
+                + "Plan").__doc__)
+
+    def test_general_out_errors_say_what_is_wrong(self):
+        data = strided(np.zeros((4, 2), np.float32))
+        for out, words in ((np.zeros((4, 2), np.float64), "wrong dtype"),
+                           (np.zeros((2, 4), np.float32), "wrong shape"),
+                           ([0] * 8, "must be a NumPy array")):
+            with self.assertRaisesRegex(sgk.InvalidArgumentError, words):
+                sgk.scatter_nd(data, [[0]], np.ones((1, 2), np.float32), out=out)
+        plan = sgk.GatherNDPlan(np.zeros((4, 2), np.float32), [[1]])
+        with self.assertRaisesRegex(sgk.InvalidArgumentError, r"planned for float32\[4, 2\]"):
+            plan.execute(np.zeros((5, 2), np.float32))
+        with self.assertRaisesRegex(sgk.InvalidArgumentError, "takes no updates"):
+            plan.execute(np.zeros((4, 2), np.float32), np.zeros(2, np.float32))
+
+
+class RegistryTests(unittest.TestCase):
+    """What the package asks the library instead of keeping tables."""
+
+    def test_dtypes_and_reductions(self):
+        names = sgk.dtypes()
+        self.assertEqual(len(names), len(_dtypes.TABLE))
+        for name in ("bool", "int8", "float16", "bfloat16", "complex128", "string"):
+            self.assertIn(name, names)
+        self.assertEqual(sgk.reductions()[0], "none")
+        self.assertIn("max", sgk.reductions())
+        self.assertTrue(sgk.reduction_supported("float32", "max"))
+        self.assertTrue(sgk.reduction_supported("float32", "sum"))  # OpenVINO's name
+        self.assertFalse(sgk.reduction_supported("complex64", "max"))
+        self.assertFalse(sgk.reduction_supported("string", "add"))
+        for name in names:  # NumPy <-> sgk both ways, where NumPy has the type
+            dt = {"string": np.dtype(object), "bfloat16": sgk.BFLOAT16_DTYPE}.get(name)
+            if name not in ("string", "bfloat16"):
+                dt = np.dtype(name)
+            if dt is not None:
+                self.assertEqual(_dtypes.NAMES[_dtypes.code_of(dt)], name)
+                self.assertEqual(sgk.dtype_size(name), dt.itemsize if name != "string"
+                                 else np.dtype(np.uintp).itemsize)
+
+    def test_statuses_map_by_name(self):
+        names = _native.ext.status_names()
+        self.assertEqual(names[0], "SGK_OK")
+        for code, name in enumerate(names[1:], 1):
+            err = errors.error_for(code, "x")
+            self.assertIsInstance(err, sgk.SgkError)
+            self.assertEqual((err.status, err.status_name), (code, name))
+            self.assertEqual(sgk.status_name(code), name)
+        self.assertIs(type(errors.error_for(names.index("SGK_ERR_SHAPE"), "")), sgk.ShapeError)
+
+    def test_constants_are_the_headers(self):
+        self.assertEqual((sgk.PLAN_DETERMINISTIC, sgk.PLAN_ALLOW_REORDER,
+                          sgk.PLAN_WIDE_ACCUMULATE), (1, 2, 4))
+        self.assertEqual(sgk.TENSOR_SCATTER_MODES, ("linear", "circular"))
+        self.assertEqual(_native.ext.TENSOR_SCATTER_CIRCULAR, 1)
+
+    def test_version_check(self):
+        ext = _native.ext
+        ext.check_version(ext.VERSION_MAJOR, ext.VERSION_MINOR)  # what the import checked
+        self.assertTrue(sgk.version().startswith(f"{ext.VERSION_MAJOR}.{ext.VERSION_MINOR}"))
+        for major, minor in ((ext.VERSION_MAJOR + 1, 0), (ext.VERSION_MAJOR, 999)):
+            with self.assertRaises(ImportError) as cm:
+                ext.check_version(major, minor)
+            self.assertIn(f"{major}.{minor}", str(cm.exception))
+            self.assertIn(sgk.version(), str(cm.exception))  # the library's own words
+
+    def test_missing_extension_fails_on_first_call(self):
+        """Importing sgk never fails: the reason comes with the first call."""
+        import subprocess
+        code = ("import sys; sys.modules['sgk._sgk'] = None\n"
+                "import sgk\n"
+                "try:\n    sgk.gather_nd([1], [[0]])\n"
+                "except sgk.LibraryNotFoundError as e:\n    print('raised', e)\n"
+                "try:\n    sgk.GatherNDPlan([1], [[0]])\n"
+                "except sgk.LibraryNotFoundError as e:\n    print('raised')\n")
+        env = dict(os.environ)
+        env.pop("SGK_BUILD_DIR", None)
+        env["PYTHONPATH"] = os.path.join(HERE, "..", "..", "python")
+        proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.count("raised"), 2, proc.stdout)
+
+
 class PlanLifetimeTests(unittest.TestCase):
     def test_close_while_executing(self):
         table = RNG.standard_normal((4096, 256)).astype(np.float32)
@@ -192,7 +303,7 @@ class PlanLifetimeTests(unittest.TestCase):
         data = np.zeros(4, np.float32)
         plan = sgk.GatherNDPlan(data, [[1]])
         with self.assertRaises(sgk.InvalidArgumentError):
-            _native.ext.plan_gather_nd(plan, 11, (4,), np.array([[1]]), 0, 0)
+            plan._plan("gather_nd", 11, 11, None, 0, (4,), np.array([[1]]), 0)
         np.testing.assert_array_equal(plan.execute(np.arange(4, dtype=np.float32)), [1])
 
 

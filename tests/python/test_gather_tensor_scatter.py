@@ -4,7 +4,7 @@ pseudocode as a loop for TensorScatter.  One-shot, out=, in place, plans,
 every type the binding takes, and the errors (which leave the cache as it
 was).
 
-Run: SGK_LIBRARY=<build>/src/.libs/libsgk.so python
+Run: SGK_BUILD_DIR=<build> python
 tests/python/test_gather_tensor_scatter.py (tests/test_python.sh does this
 under `make check`).  Needs NumPy; ml_dtypes adds bfloat16.
 """
