@@ -265,6 +265,19 @@ static int same_shape(PyArrayObject *array, int32_t rank, const int64_t *shape)
     return 1;
 }
 
+PyObject *sgkpy_shape_tuple(int32_t rank, const int64_t *shape)
+{
+    PyObject *tuple = PyTuple_New(rank);
+    for (int32_t d = 0; tuple != NULL && d < rank; d++) {
+        PyObject *dim = PyLong_FromLongLong(shape[d]);
+        if (dim == NULL)
+            Py_CLEAR(tuple);
+        else
+            PyTuple_SET_ITEM(tuple, d, dim);
+    }
+    return tuple;
+}
+
 void sgkpy_shape_text(char *text, size_t size, int32_t rank, const int64_t *shape)
 {
     size_t used = (size_t)snprintf(text, size, "[");

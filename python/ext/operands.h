@@ -85,6 +85,9 @@ PyObject *sgkpy_decline(const sgkpy_call *call);
    reference is passed on), else out released and the status raised. */
 PyObject *sgkpy_finish(sgk_status status, PyArrayObject *out);
 
+/* shape as a tuple of ints; NULL with an exception. */
+PyObject *sgkpy_shape_tuple(int32_t rank, const int64_t *shape);
+
 /* shape as text, "[2, 3]", truncated to size. */
 void sgkpy_shape_text(char *text, size_t size, int32_t rank, const int64_t *shape);
 

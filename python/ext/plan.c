@@ -77,25 +77,12 @@ static PyObject *plan_describe(plan_object *self, PyObject *unused)
                                 "replace");
 }
 
-static PyObject *shape_tuple(const planned_shape *s)
-{
-    PyObject *tuple = PyTuple_New(s->rank);
-    for (int32_t d = 0; tuple != NULL && d < s->rank; d++) {
-        PyObject *dim = PyLong_FromLongLong(s->dims[d]);
-        if (dim == NULL)
-            Py_CLEAR(tuple);
-        else
-            PyTuple_SET_ITEM(tuple, d, dim);
-    }
-    return tuple;
-}
-
 static PyObject *plan_output_shape(plan_object *self, void *unused)
 {
     (void)unused;
     if (self->op == NULL)
         Py_RETURN_NONE;
-    return shape_tuple(&self->output);
+    return sgkpy_shape_tuple(self->output.rank, self->output.dims);
 }
 
 /* ---- making the plan ----------------------------------------------------- */

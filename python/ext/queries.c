@@ -144,15 +144,7 @@ static PyObject *output_shape(PyObject *module, PyObject *args)
     sgk_status status = op->output_shape(&o, shape, &rank);
     if (status != SGK_OK)
         return sgkpy_raise_last(status);
-    PyObject *tuple = PyTuple_New(rank);
-    for (int32_t d = 0; tuple != NULL && d < rank; d++) {
-        PyObject *dim = PyLong_FromLongLong(shape[d]);
-        if (dim == NULL)
-            Py_CLEAR(tuple);
-        else
-            PyTuple_SET_ITEM(tuple, d, dim);
-    }
-    return tuple;
+    return sgkpy_shape_tuple(rank, shape);
 }
 
 static PyObject *operator_row(int index)
