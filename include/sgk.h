@@ -495,6 +495,13 @@ SGK_API int sgk_status_count(void);
    @return text in thread-local storage, valid until this thread calls it
            again.  Safe from many threads at once. */
 SGK_API const char *sgk_runtime_describe(void);
+/** @brief The SIMD targets this build compiled and this CPU runs, best
+   first, space-separated, e.g. "avx3_dl avx3 avx2 sse4 ssse3 scalar":
+   the values SGK_SIMD takes besides "auto" ("scalar" is Highway's
+   portable fallback).  The kernels run on the best one unless SGK_SIMD
+   names another.
+   @return a static string.  Safe from many threads at once. */
+SGK_API const char *sgk_simd_targets(void);
 /** @brief Worker threads for later plans and one-shot calls (overrides
    SGK_NUM_THREADS); 0 restores the default.
    @retval SGK_OK                   set

@@ -108,13 +108,13 @@ static void load_config(void)
         note("SGK_REDUCE_PATH", v, ok);
     }
 
+    /* Before any kernel can run: see sgk_simd_force_target.  A target this
+       build lacks or this CPU cannot run is ignored like any bad value. */
     if ((v = read_env("SGK_SIMD")) != NULL) {
-        bool ok = strcmp(v, "auto") == 0 || strcmp(v, "scalar") == 0;
-        config.simd_scalar = strcmp(v, "scalar") == 0;
+        bool ok = sgk_simd_force_target(v) == 0;
+        config.simd_forced = ok && strcmp(v, "auto") != 0;
         note("SGK_SIMD", v, ok);
     }
-    /* Before any kernel can run: see sgk_simd_force_portable. */
-    sgk_simd_force_portable(config.simd_scalar);
 
     config.parallel_min_bytes = default_parallel_min_bytes(topo);
     if ((v = read_env("SGK_PARALLEL_MIN_BYTES")) != NULL) {
@@ -207,6 +207,11 @@ const char *sgk_version(void)
     return PACKAGE_VERSION;
 }
 
+const char *sgk_simd_targets(void)
+{
+    return sgk_simd_runnable_targets();
+}
+
 const char *sgk_runtime_describe(void)
 {
     static _Thread_local char text[2048];
@@ -214,14 +219,15 @@ const char *sgk_runtime_describe(void)
     const sgk_config *c = sgk_config_get();
     const sgk_topology *t = sgk_topology_get();
     snprintf(text, sizeof text,
-             "sgk %s; simd %s%s; threads %d (default %d, physical cores %d, logical %d); "
+             "sgk %s; simd %s (%sthis CPU runs %s); threads %d (default %d, physical cores %d, logical %d); "
              "parallel loops on %s; "
              "numa nodes %d; caches L1d %lld KiB, L2 %lld KiB, L3 %lld KiB%s; "
              "parallel above %lld bytes; streaming stores from %lld bytes; "
              "one-shot scratch kept per calling thread up to %zu MiB (this thread: %zu KiB), "
              "released when the thread ends; deterministic %s; reduce path %s; "
              "env overrides: %s; ignored: %s",
-             PACKAGE_VERSION, sgk_simd_target_name(), c->simd_scalar ? " (forced)" : "",
+             PACKAGE_VERSION, sgk_simd_target_name(), c->simd_forced ? "forced by SGK_SIMD; " : "",
+             sgk_simd_runnable_targets(),
              sgk_config_threads(), c->default_threads, t->physical_cores, t->logical_cpus,
              sgk_backend_describe(parallel, sizeof parallel),
              t->numa_nodes, (long long)(t->l1d_bytes >> 10), (long long)(t->l2_bytes >> 10),

@@ -17,7 +17,7 @@ typedef struct {
     int default_threads;        /* physical cores, capped by OMP_NUM_THREADS */
     bool deterministic;         /* SGK_DETERMINISTIC */
     sgk_path_choice reduce_path;/* SGK_REDUCE_PATH */
-    bool simd_scalar;           /* SGK_SIMD=scalar */
+    bool simd_forced;           /* SGK_SIMD named a target */
     int64_t parallel_min_bytes; /* SGK_PARALLEL_MIN_BYTES or from caches */
     int64_t stream_min_bytes;   /* SGK_STREAM_MIN_BYTES: outputs at least this
                                    large are written with non-temporal stores;

@@ -1,7 +1,7 @@
 // Dispatch for sgk's Highway kernels.  Highway's own HWY_DYNAMIC_DISPATCH
-// would always take the best target; sgk can be told to take the portable
-// fallback instead (sgk_simd_force_portable), so it picks the dispatch-table
-// entry once per process itself.
+// would always take the best target; sgk can be told to take another one
+// (sgk_simd_force_target: SGK_SIMD), so it picks the dispatch-table entry
+// once per process itself.
 #ifndef SGK_SIMD_DISPATCH_H
 #define SGK_SIMD_DISPATCH_H
 
@@ -11,7 +11,7 @@
 
 namespace sgk {
 // Index into every HWY_EXPORT table of this library: the best supported
-// target, or the last entry (Highway's portable fallback) when forced.
+// target, or the one forced (the last entry: Highway's portable fallback).
 size_t TableIndex();
 }  // namespace sgk
 

@@ -11,21 +11,29 @@
 extern "C" {
 #endif
 
-/* Name of the Highway target the kernels dispatch to ("AVX3", "EMU128"...). */
+/* Highway's name of the target the kernels dispatch to ("AVX3", "EMU128"...). */
 const char *sgk_simd_target_name(void);
 
-/* on: the kernels dispatch to Highway's portable fallback instead of the
-   best target the CPU supports (SGK_SIMD=scalar).  The policy is the
-   configuration's, pushed down here so that these kernels depend on
-   nothing above them: the configuration calls this once, while it loads.
-   The target is chosen at the first kernel call (or sgk_simd_target_name)
-   and kept for the process, so that every kernel of a plan runs on the
-   same one; a call after that changes nothing.  That first call always
-   comes later: every public entry point that reaches a kernel loads the
-   configuration first (a plan is built from its thread count and
-   thresholds, execution needs a plan, and sgk_runtime_describe reads it
-   before naming the target). */
-void sgk_simd_force_portable(bool on);
+/* Makes the kernels dispatch to the target named (as sgk_simd_targets
+   names them: "avx2", "scalar" for Highway's portable fallback) instead
+   of the best one the CPU supports; "auto" restores the best.  Returns 0,
+   or -1 for a name that is no target this build compiled and this CPU
+   runs (nothing changes).  The policy is the configuration's (SGK_SIMD),
+   pushed down here so that these kernels depend on nothing above them:
+   the configuration calls this once, while it loads.  The target is
+   chosen at the first kernel call (or sgk_simd_target_name) and kept for
+   the process, so that every kernel of a plan runs on the same one; a
+   call after that changes nothing.  That first call always comes later:
+   every public entry point that reaches a kernel loads the configuration
+   first (a plan is built from its thread count and thresholds, execution
+   needs a plan, and sgk_runtime_describe reads it before naming the
+   target). */
+int sgk_simd_force_target(const char *name);
+
+/* The targets sgk_simd_force_target takes: those this build compiled and
+   this CPU runs, best first, space-separated, "scalar" last (a static
+   string). */
+const char *sgk_simd_runnable_targets(void);
 
 /* dst[0..bytes) = src[0..bytes); the buffers do not overlap.  stream: write
    with non-temporal stores, for output that will not be read again soon. */
