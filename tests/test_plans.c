@@ -53,11 +53,38 @@ static void check_floats_at(const char *file, int line, const char *what, const 
 }
 #define CHECK_FLOATS(what, got, want, n) check_floats_at(__FILE__, __LINE__, what, got, want, n)
 
+/* The word after `key` in text (up to a space or ';'), or "" when absent. */
+static void word_after(const char *text, const char *key, char *word, size_t size)
+{
+    const char *at = strstr(text, key);
+    size_t n = 0;
+    if (at != NULL)
+        for (at += strlen(key); at[n] != '\0' && at[n] != ' ' && at[n] != ';' && n + 1 < size;)
+            n++;
+    memcpy(word, at != NULL ? at : "", n);
+    word[n] = '\0';
+}
+
+/* What sgk_plan_describe must say (sgk.h): the path the plan took, by the
+   name sgk_plan_path gives, the threads it runs on (the runtime's, which
+   the plan was made with, or fewer: serial runs on one) and the SIMD
+   target the runtime reports. */
 static void check_describe(const sgk_plan *plan)
 {
-    const char *d = sgk_plan_describe(plan);
+    const char *d = sgk_plan_describe(plan), *path = sgk_plan_path(plan);
+    char want[64], got[64], runtime[64];
     assert_non_null(d);
-    assert_true(d[0] != '\0');
+    assert_non_null(path);
+    snprintf(want, sizeof want, ": path %s", path);
+    if (strstr(d, want) == NULL)
+        fail_msg("\"%s\" does not name its path %s", d, path);
+    word_after(sgk_runtime_describe(), "; threads ", runtime, sizeof runtime);
+    word_after(d, "; threads ", got, sizeof got);
+    assert_in_range(atoi(got), 1, atoi(runtime));
+    word_after(sgk_runtime_describe(), "; simd ", runtime, sizeof runtime);
+    word_after(d, "; simd ", got, sizeof got);
+    assert_true(got[0] != '\0');
+    assert_string_equal(got, runtime);
 }
 
 /* ---- the sequential definition, float32 ----------------------------------- */
@@ -861,7 +888,7 @@ static long long described_distinct(const sgk_plan *plan)
 
 /* The planner's count of distinct destinations (docs/architecture.md:
    the statistics the reduction paths are chosen by) against a bitmap over the
-   slots, on every path that counts them: serial at 1 thread; owner-computes
+   slots, on every path that counts them: serial at 1 thread; owner-blocks
    at 2 and 4, where single-element slices are counted block by block while
    the slots are made block-local, and 16-byte `none` slices are counted
    first, to decide whether to drop the overwritten updates. */
@@ -891,11 +918,8 @@ static void test_duplicate_statistics(void **state)
             for (size_t ri = 0; ri < sizeof reds / sizeof *reds; ri++) {
                 sgk_plan *plan = NULL;
                 CHECK_OK(sgk_plan_scatter_nd(&plan, &d, &ix, &u, reds[ri], 0));
-                const char *path = counts[ci] == 1 ? "path serial" : "path owner-computes";
-                if (strstr(sgk_plan_describe(plan), path) == NULL) {
-                    print_error("expected %s: %s\n", path, sgk_plan_describe(plan));
-                    fail();
-                }
+                assert_string_equal(sgk_plan_path(plan),
+                                    counts[ci] == 1 ? "serial" : "owner-blocks");
                 assert_int_equal(described_distinct(plan), want);
                 sgk_plan_destroy(plan);
             }
