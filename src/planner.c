@@ -37,21 +37,30 @@ static bool streams_pay(const sgk_plan *plan)
 #define SIMD_APPLY_MIN_BYTES_HALF 4
 
 /* The reduction kernel: vectorized for slices, reduce.c (the reference)
-   for short ones and wherever Highway has no kernel. */
-static sgk_apply_fn choose_apply(const sgk_problem *p)
+   for short ones and wherever Highway has no kernel; NULL for NONE.  Front
+   ends reject unsupported cells (SGK_ERR_UNSUPPORTED) before planning:
+   reaching one here is the planner's error to report, not a move. */
+static sgk_status choose_apply(const sgk_problem *p, sgk_apply_fn *apply)
 {
-    sgk_apply_fn scalar = sgk_apply_kernel(p->dtype, p->reduction);
+    sgk_apply_fn scalar;
+    if (sgk_apply_kernel(p->dtype, p->reduction, &scalar) != SGK_OK)
+        return sgk_fail(SGK_ERR_UNSUPPORTED, p->op, "reduction %s is not defined for %s",
+                        sgk_reduction_name(p->reduction), sgk_dtype_name(p->dtype));
     bool half = p->dtype == SGK_FLOAT16 || p->dtype == SGK_BFLOAT16;
     int64_t min_bytes = half ? SIMD_APPLY_MIN_BYTES_HALF : SIMD_APPLY_MIN_BYTES;
+    *apply = scalar;
     if (scalar == NULL || p->slice_len < 2 ||
         p->slice_len < min_bytes / (int64_t)sgk_elem_size(p->dtype))
-        return scalar;
+        return SGK_OK;
     sgk_simd_apply_fn vector = sgk_simd_apply_kernel((int)p->dtype, (int)p->reduction);
-    return vector != NULL ? vector : scalar;
+    if (vector != NULL)
+        *apply = vector;
+    return SGK_OK;
 }
 
 /* The fields every plan has, before any index is read. */
-static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, int threads)
+static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, int threads,
+                          sgk_apply_fn apply)
 {
     sgk_plan plan = {
         .op = p->op,
@@ -69,7 +78,7 @@ static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, 
         .whole_rows = whole_rows,
         .threads = threads,
         .parallel_min_bytes = sgk_config_get()->parallel_min_bytes,
-        .apply = choose_apply(p),
+        .apply = apply,
         .widen_reduce = (p->flags & SGK_PLAN_WIDE_ACCUMULATE) != 0
                             ? sgk_widen_reduce_kernel(p->dtype, p->reduction)
                             : NULL,
@@ -150,12 +159,16 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool one_shot, sgk_plan **
     if (p->count > INT64_MAX / 32)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
                         (long long)problem->count);
-    sgk_plan base = base_plan(p, one_shot, whole_rows, threads);
+    sgk_apply_fn apply = NULL;
+    sgk_status status = choose_apply(p, &apply);
+    if (status != SGK_OK)
+        return status;
+    sgk_plan base = base_plan(p, one_shot, whole_rows, threads, apply);
     choose_path(&base, p);
     if (one_shot)
         last_one_shot_path = base.path;
     sgk_plan *plan;
-    sgk_status status = base.path->make(&base, p, &plan);
+    status = base.path->make(&base, p, &plan);
     if (status != SGK_OK)
         return status;
     /* The description costs more than a tiny problem's whole execution:
