@@ -409,6 +409,20 @@ SGK_API sgk_status sgk_execute(const sgk_plan *plan, const void *data,
    @par Thread safety
    Safe from many threads at once. */
 SGK_API const char *sgk_plan_describe(const sgk_plan *plan);
+/** @brief The name of the plan's execution path, e.g. "owner-blocks": one
+   of the names SGK_PATH takes (docs/architecture.md lists the paths).
+   @return a static string; NULL for a NULL plan
+   @par Thread safety
+   Safe from many threads at once. */
+SGK_API const char *sgk_plan_path(const sgk_plan *plan);
+/** @brief The name of the path this thread's last one-shot call chose, as
+   sgk_plan_path() names it.  A call that fails its argument or shape
+   checks chooses none and leaves the answer as it was; a call that fails
+   on an index has chosen one.
+   @return a static string; NULL before this thread's first one-shot call
+   @par Thread safety
+   Per thread: other threads' calls do not change it. */
+SGK_API const char *sgk_last_path(void);
 /** @brief Frees a plan; NULL is a no-op.
    @par Thread safety
    No sgk_execute() of this plan may be running or start after it. */

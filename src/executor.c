@@ -54,7 +54,9 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
         .in_place = data == output,
         .slice_bytes = (size_t)plan->slice_len * plan->elem_size,
     };
-    /* a one-shot path that checks indices as it runs reports them itself */
+    /* A path fails only before its first write (path.h): out of memory,
+       named here, or a bad index found by a path that checks the indices
+       as it runs, with the detail that path set. */
     status = plan->path->run(plan, &b);
     if (status == SGK_ERR_OUT_OF_MEMORY)
         return sgk_fail(status, caller, "no memory to run the %s path", plan->path->name);

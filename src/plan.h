@@ -31,11 +31,11 @@ struct sgk_plan {
     int64_t parallel_min_bytes;
     bool stream_output;   /* write output that is not revisited with
                              non-temporal stores */
-    sgk_apply_fn apply;               /* NULL for `none` */
+    sgk_apply_fn apply;               /* NULL for `none`, whose updates move */
     sgk_widen_reduce_fn widen_reduce; /* set when accumulating fp16/bf16 in float32 */
     const char *why;      /* the reason for the path, in words */
-    const char *unfit_forced; /* why the path SGK_REDUCE_PATH forced could not
-                                 serve, or NULL */
+    const char *unfit_forced; /* why the path SGK_PATH (or SGK_REDUCE_PATH)
+                                 forced could not serve, or NULL */
     char *description;    /* plans a caller can ask about, or that are
                              logged; NULL for one-shot plans */
 };

@@ -37,21 +37,30 @@ static bool streams_pay(const sgk_plan *plan)
 #define SIMD_APPLY_MIN_BYTES_HALF 4
 
 /* The reduction kernel: vectorized for slices, reduce.c (the reference)
-   for short ones and wherever Highway has no kernel. */
-static sgk_apply_fn choose_apply(const sgk_problem *p)
+   for short ones and wherever Highway has no kernel; NULL for NONE.  Front
+   ends reject unsupported cells (SGK_ERR_UNSUPPORTED) before planning:
+   reaching one here is the planner's error to report, not a move. */
+static sgk_status choose_apply(const sgk_problem *p, sgk_apply_fn *apply)
 {
-    sgk_apply_fn scalar = sgk_apply_kernel(p->dtype, p->reduction);
+    sgk_apply_fn scalar;
+    if (sgk_apply_kernel(p->dtype, p->reduction, &scalar) != SGK_OK)
+        return sgk_fail(SGK_ERR_UNSUPPORTED, p->op, "reduction %s is not defined for %s",
+                        sgk_reduction_name(p->reduction), sgk_dtype_name(p->dtype));
     bool half = p->dtype == SGK_FLOAT16 || p->dtype == SGK_BFLOAT16;
     int64_t min_bytes = half ? SIMD_APPLY_MIN_BYTES_HALF : SIMD_APPLY_MIN_BYTES;
+    *apply = scalar;
     if (scalar == NULL || p->slice_len < 2 ||
         p->slice_len < min_bytes / (int64_t)sgk_elem_size(p->dtype))
-        return scalar;
+        return SGK_OK;
     sgk_simd_apply_fn vector = sgk_simd_apply_kernel((int)p->dtype, (int)p->reduction);
-    return vector != NULL ? vector : scalar;
+    if (vector != NULL)
+        *apply = vector;
+    return SGK_OK;
 }
 
 /* The fields every plan has, before any index is read. */
-static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, int threads)
+static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, int threads,
+                          sgk_apply_fn apply)
 {
     sgk_plan plan = {
         .op = p->op,
@@ -69,7 +78,7 @@ static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, 
         .whole_rows = whole_rows,
         .threads = threads,
         .parallel_min_bytes = sgk_config_get()->parallel_min_bytes,
-        .apply = choose_apply(p),
+        .apply = apply,
         .widen_reduce = (p->flags & SGK_PLAN_WIDE_ACCUMULATE) != 0
                             ? sgk_widen_reduce_kernel(p->dtype, p->reduction)
                             : NULL,
@@ -78,9 +87,10 @@ static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, 
     return plan;
 }
 
-/* Two steps: the path SGK_REDUCE_PATH forces on a scatter, if it can serve
-   it; else the first fit path in the table that prefers the problem.  Sets
-   the base's path and why, and why a forced path could not serve. */
+/* Two steps: the path SGK_PATH (or SGK_REDUCE_PATH) forces, if it can
+   serve the problem; else the first fit path in the table that prefers
+   it.  Sets the base's path and why, and why a forced path could not
+   serve. */
 static void choose_path(sgk_plan *base, const sgk_problem *p)
 {
     const sgk_config *config = sgk_config_get();
@@ -89,16 +99,13 @@ static void choose_path(sgk_plan *base, const sgk_problem *p)
         .base = base,
         .reorder = (p->flags & SGK_PLAN_ALLOW_REORDER) != 0 ||
                    (!config->deterministic && (p->flags & SGK_PLAN_DETERMINISTIC) == 0),
-        .forced = config->reduce_path,
     };
-    for (int i = 0; p->scatter && c.forced != SGK_PATH_CHOICE_AUTO && sgk_paths[i]; i++) {
-        const sgk_path *path = sgk_paths[i];
-        if (path->forced_by != c.forced)
-            continue;
-        base->unfit_forced = path->unfit(&c);
+    const sgk_path *forced = config->forced_path;
+    if (forced != NULL) {
+        base->unfit_forced = forced->unfit(&c);
         if (base->unfit_forced == NULL) {
-            base->path = path;
-            base->why = "forced by SGK_REDUCE_PATH";
+            base->path = forced;
+            base->why = "forced";
             return;
         }
     }
@@ -116,24 +123,30 @@ static void choose_path(sgk_plan *base, const sgk_problem *p)
 
 static void describe(sgk_plan *plan)
 {
-    char what[320], fallback[128] = "";
+    char what[320], forcing[160] = "";
     plan->description = malloc(DESCRIPTION_BYTES);
     if (plan->description == NULL)
         return;
     plan->path->describe(plan, what, sizeof what);
+    const sgk_config *config = sgk_config_get();
     if (plan->unfit_forced != NULL)
-        snprintf(fallback, sizeof fallback, "; SGK_REDUCE_PATH=%s cannot serve it (%s), fell back",
-                 sgk_path_choice_name(sgk_config_get()->reduce_path), plan->unfit_forced);
+        snprintf(forcing, sizeof forcing,
+                 "; %s forces path %s, which cannot serve it (%s): fell back", config->forced_by, config->forced_path->name, plan->unfit_forced);
+    else if (plan->path == config->forced_path)
+        snprintf(forcing, sizeof forcing, "; forced by %s", config->forced_by);
     snprintf(plan->description, DESCRIPTION_BYTES,
              "%s %s %s%s: %s of %lld elements%s; threads %d; simd %s%s", plan->op,
              sgk_dtype_name(plan->dtype), sgk_reduction_name(plan->reduction),
              plan->widen_reduce != NULL ? " (float32 accumulation)" : "", what,
              (long long)plan->slice_len,
              plan->whole_rows ? " (whole rows: the index is constant after the axis)" : "",
-             plan->threads, sgk_simd_target_name(), fallback);
-    if (sgk_config_get()->verbose)
+             plan->threads, sgk_simd_target_name(), forcing);
+    if (config->verbose)
         fprintf(stderr, "sgk: %s\n", plan->description);
 }
+
+/* sgk_last_path's answer: a pointer stored per call, no text made. */
+static _Thread_local const sgk_path *last_one_shot_path;
 
 sgk_status sgk_plan_build(const sgk_problem *problem, bool one_shot, sgk_plan **out)
 {
@@ -146,10 +159,16 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool one_shot, sgk_plan **
     if (p->count > INT64_MAX / 32)
         return sgk_fail(SGK_ERR_OVERFLOW, p->op, "%lld index tuples are too many to plan",
                         (long long)problem->count);
-    sgk_plan base = base_plan(p, one_shot, whole_rows, threads);
+    sgk_apply_fn apply = NULL;
+    sgk_status status = choose_apply(p, &apply);
+    if (status != SGK_OK)
+        return status;
+    sgk_plan base = base_plan(p, one_shot, whole_rows, threads, apply);
     choose_path(&base, p);
+    if (one_shot)
+        last_one_shot_path = base.path;
     sgk_plan *plan;
-    sgk_status status = base.path->make(&base, p, &plan);
+    status = base.path->make(&base, p, &plan);
     if (status != SGK_OK)
         return status;
     /* The description costs more than a tiny problem's whole execution:
@@ -165,6 +184,16 @@ const char *sgk_plan_describe(const sgk_plan *plan)
     if (plan == NULL)
         return "(no plan)";
     return plan->description != NULL ? plan->description : "(no memory for a description)";
+}
+
+const char *sgk_plan_path(const sgk_plan *plan)
+{
+    return plan != NULL ? plan->path->name : NULL;
+}
+
+const char *sgk_last_path(void)
+{
+    return last_one_shot_path != NULL ? last_one_shot_path->name : NULL;
 }
 
 void sgk_plan_destroy(sgk_plan *plan)

@@ -140,9 +140,12 @@ static bool defined_cell(sgk_dtype dtype, sgk_reduction reduction)
     return sgk_dtype_valid(dtype) && sgk_reduction_valid(reduction);
 }
 
-sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction)
+sgk_status sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction, sgk_apply_fn *kernel)
 {
-    return defined_cell(dtype, reduction) ? kernels[dtype][reduction] : NULL;
+    if (!sgk_reduction_supported(dtype, reduction))
+        return SGK_ERR_UNSUPPORTED;
+    *kernel = kernels[dtype][reduction];
+    return SGK_OK;
 }
 
 /* NONE over 16-bit slots: the update's S bytes replace the element's. */

@@ -31,8 +31,11 @@ typedef void (*sgk_apply_fn)(void *dst, const int64_t *slot, const void *src,
         }                                                                         \
     }
 
-/* NULL for NONE (a copy) and for unsupported cells. */
-sgk_apply_fn sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction);
+/* The reduction kernel of a cell: SGK_OK with *kernel set, NULL for NONE
+   (its updates are moved, not reduced: sgk_apply_pairs); or
+   SGK_ERR_UNSUPPORTED for a cell the semantics leave undefined, which front
+   ends reject before planning. */
+sgk_status sgk_apply_kernel(sgk_dtype dtype, sgk_reduction reduction, sgk_apply_fn *kernel);
 
 /* Blocks of at most 65536 single elements: a pair's slot in its block fits
    16 bits, a quarter of the bytes an int64 slot costs every execution. */

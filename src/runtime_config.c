@@ -9,6 +9,7 @@
 
 #include "memory.h"
 #include "parallel/backend.h"
+#include "paths/path.h"
 #include "runtime_config.h"
 #include "error.h"
 #include "simd/simd.h"
@@ -96,16 +97,29 @@ static void load_config(void)
         note("SGK_DETERMINISTIC", v, ok);
     }
 
-    config.reduce_path = SGK_PATH_CHOICE_AUTO;
+    /* SGK_REDUCE_PATH names the three reduction paths it always forced */
+    static const char *const reduce_paths[][2] = {
+        {"sorted", "sorted-segment"}, {"atomic", "atomic"}, {"serial", "serial"}};
     if ((v = read_env("SGK_REDUCE_PATH")) != NULL) {
-        bool ok = false;
-        for (int c = SGK_PATH_CHOICE_AUTO; c <= SGK_PATH_CHOICE_SERIAL; c++) {
-            if (strcmp(v, sgk_path_choice_name((sgk_path_choice)c)) == 0) {
-                config.reduce_path = (sgk_path_choice)c;
+        bool ok = strcmp(v, "auto") == 0;
+        for (size_t i = 0; i < sizeof reduce_paths / sizeof *reduce_paths; i++) {
+            if (strcmp(v, reduce_paths[i][0]) == 0) {
+                config.forced_path = sgk_path_named(reduce_paths[i][1]);
+                config.forced_by = "SGK_REDUCE_PATH";
                 ok = true;
             }
         }
         note("SGK_REDUCE_PATH", v, ok);
+    }
+
+    if ((v = read_env("SGK_PATH")) != NULL) {
+        const sgk_path *path = sgk_path_named(v);
+        bool ok = path != NULL || strcmp(v, "auto") == 0;
+        if (path != NULL) {
+            config.forced_path = path;
+            config.forced_by = "SGK_PATH";
+        }
+        note("SGK_PATH", v, ok);
     }
 
     /* Before any kernel can run: see sgk_simd_force_target.  A target this
@@ -196,12 +210,6 @@ sgk_status sgk_set_num_threads(int n)
     return SGK_OK;
 }
 
-const char *sgk_path_choice_name(sgk_path_choice choice)
-{
-    static const char *const names[] = {"auto", "sorted", "atomic", "serial"};
-    return names[choice];
-}
-
 const char *sgk_version(void)
 {
     return PACKAGE_VERSION;
@@ -224,7 +232,7 @@ const char *sgk_runtime_describe(void)
              "numa nodes %d; caches L1d %lld KiB, L2 %lld KiB, L3 %lld KiB%s; "
              "parallel above %lld bytes; streaming stores from %lld bytes; "
              "one-shot scratch kept per calling thread up to %zu MiB (this thread: %zu KiB), "
-             "released when the thread ends; deterministic %s; reduce path %s; "
+             "released when the thread ends; deterministic %s; forced path %s%s%s; "
              "env overrides: %s; ignored: %s",
              PACKAGE_VERSION, sgk_simd_target_name(), c->simd_forced ? "forced by SGK_SIMD; " : "",
              sgk_simd_runnable_targets(),
@@ -234,7 +242,9 @@ const char *sgk_runtime_describe(void)
              (long long)(t->l3_bytes >> 10), t->from_hwloc ? "" : " (hwloc unavailable)",
              (long long)c->parallel_min_bytes, (long long)c->stream_min_bytes,
              SGK_CALL_SCRATCH_KEEP >> 20, sgk_scratch_kept() >> 10, c->deterministic ? "yes" : "no",
-             sgk_path_choice_name(c->reduce_path), c->overrides[0] ? c->overrides : "none",
+             c->forced_path != NULL ? c->forced_path->name : "none",
+             c->forced_path != NULL ? " by " : "", c->forced_path != NULL ? c->forced_by : "",
+             c->overrides[0] ? c->overrides : "none",
              c->ignored[0] ? c->ignored : "none");
     return text;
 }

@@ -5,18 +5,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum {
-    SGK_PATH_CHOICE_AUTO = 0,
-    SGK_PATH_CHOICE_SORTED,
-    SGK_PATH_CHOICE_ATOMIC,
-    SGK_PATH_CHOICE_SERIAL
-} sgk_path_choice;
+struct sgk_path;
 
 typedef struct {
     int env_threads;            /* SGK_NUM_THREADS, 0 when unset */
     int default_threads;        /* physical cores, capped by OMP_NUM_THREADS */
     bool deterministic;         /* SGK_DETERMINISTIC */
-    sgk_path_choice reduce_path;/* SGK_REDUCE_PATH */
+    /* The path SGK_PATH names (or SGK_REDUCE_PATH's, when SGK_PATH is
+       unset or auto), forced wherever it can serve; NULL: the automatic
+       choice. */
+    const struct sgk_path *forced_path;
+    const char *forced_by;      /* "SGK_PATH" or "SGK_REDUCE_PATH" */
     bool simd_forced;           /* SGK_SIMD named a target */
     int64_t parallel_min_bytes; /* SGK_PARALLEL_MIN_BYTES or from caches */
     int64_t stream_min_bytes;   /* SGK_STREAM_MIN_BYTES: outputs at least this
@@ -32,7 +31,5 @@ const sgk_config *sgk_config_get(void);
 /* Threads for a new plan: sgk_set_num_threads, else SGK_NUM_THREADS, else
    the default. */
 int sgk_config_threads(void);
-
-const char *sgk_path_choice_name(sgk_path_choice choice);
 
 #endif

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "registry/registry.h"
 #include "reference.h"
 #include "sgk.h"
 
@@ -180,11 +181,6 @@ static void run_gather(const gather_case *c, tc_rng *r)
     free(out);
 }
 
-static const sgk_dtype all_types[] = {
-    SGK_BOOL,    SGK_INT8,     SGK_UINT8,   SGK_INT16,   SGK_UINT16,    SGK_INT32,
-    SGK_UINT32,  SGK_INT64,    SGK_UINT64,  SGK_FLOAT16, SGK_BFLOAT16,  SGK_FLOAT32,
-    SGK_FLOAT64, SGK_COMPLEX64, SGK_COMPLEX128, SGK_STRING};
-#define N_TYPES (sizeof all_types / sizeof all_types[0])
 
 /* Ranks 1-4 of data, 0-3 of indices, dimensions 0-5 (now and then 0, but
    never an empty axis under indices that must index it). */
@@ -193,10 +189,10 @@ static void test_gather_random(void **state)
     (void)state;
     tc_rng r = {0x9a7e5};
     const int cases = cases_per_combination();
-    for (size_t t = 0; t < N_TYPES; t++)
+    for (int t = 0; t < SGK_DTYPE_COUNT; t++)
         for (int ix = 0; ix < 2; ix++)
             for (int n = 0; n < cases; n++) {
-                gather_case c = {.dtype = all_types[t], .idtype = ix ? SGK_INT64 : SGK_INT32};
+                gather_case c = {.dtype = (sgk_dtype)t, .idtype = ix ? SGK_INT64 : SGK_INT32};
                 c.drank = (int32_t)tc_rng_range(&r, 1, 4);
                 c.irank = (int32_t)tc_rng_range(&r, 0, 3);
                 for (int32_t d = 0; d < c.drank; d++)
@@ -340,11 +336,11 @@ static void test_tensor_scatter_random(void **state)
     (void)state;
     tc_rng r = {0x75ca7};
     const int cases = cases_per_combination();
-    for (size_t t = 0; t < N_TYPES; t++)
+    for (int t = 0; t < SGK_DTYPE_COUNT; t++)
         for (int ix = 0; ix < 2; ix++)
             for (int mode = 0; mode < 2; mode++)
                 for (int n = 0; n < cases; n++) {
-                    ts_case c = {.dtype = all_types[t],
+                    ts_case c = {.dtype = (sgk_dtype)t,
                                  .idtype = ix ? SGK_INT64 : SGK_INT32,
                                  .mode = (sgk_tensor_scatter_mode)mode,
                                  .with_indices = !tc_rng_percent(&r, 15)};

@@ -16,12 +16,13 @@
  *
  * The process's environment decides which expectations apply, so the test is
  * run once per configuration (tests/test_reduce_paths.sh):
- *   SGK_REDUCE_PATH=sorted|atomic|serial: every scatter plan names that path
- *     (sorted-segment, atomic, serial) or says it "fell back";
+ *   SGK_REDUCE_PATH=sorted|atomic|serial: every scatter takes that path
+ *     (sgk_plan_path, sgk_last_path: sorted-segment, atomic, serial) where
+ *     it can serve, and a plan that cannot says it "fell back";
  *   SGK_DETERMINISTIC=0: float add/sub/mul (and max/min's zero signs and NaN
  *     payloads) may differ from the sequential loop by rounding, except in
  *     plans made with SGK_PLAN_DETERMINISTIC; no plan that must be exact may
- *     name the atomic path for them.
+ *     take the atomic path for them.
  *
  * Finally a digest (FNV-1a) of a few large, duplicate-heavy float32 add
  * scatters, planned with SGK_PLAN_DETERMINISTIC at 1, 2 and 4 threads, must
@@ -54,7 +55,7 @@
 /* ---- the environment under test ------------------------------------------ */
 
 static const char *env_path = "auto";   /* SGK_REDUCE_PATH as the library reads it */
-static const char *env_path_name;       /* the path it forces, as descriptions name it */
+static const char *env_path_name;       /* the path it forces, as sgk_plan_path names it */
 
 static void read_environment(void)
 {
@@ -478,44 +479,41 @@ static void check_output(const pcase *c, const char *route, const char *desc, in
         fail_case(c, route, desc, "wrote past the end of the output");
 }
 
-/* ---- plan descriptions -------------------------------------------------------- */
+/* ---- the path taken, by identity ------------------------------------------------ */
 
-/* The path a description names first ("path <name>"), or NULL: the chosen
-   one, even if the text mentions another later (say, what it fell back from). */
-static const char *chosen_path(const char *desc)
+static bool named_in(const char *path, const char *const *names)
 {
-    static const char *const scatter_paths[] = {"owner-computes", "sorted-segment", "atomic",
-                                                "serial"};
-    const char *best = NULL, *best_at = NULL;
-    for (size_t i = 0; i < sizeof scatter_paths / sizeof *scatter_paths; i++) {
-        char needle[64];
-        snprintf(needle, sizeof needle, "path %s", scatter_paths[i]);
-        for (const char *p = strstr(desc, needle); p != NULL; p = strstr(p + 1, needle)) {
-            char next = p[strlen(needle)];
-            if (next != '\0' && next != ' ' && next != ';' && next != ',' && next != '(')
-                continue;
-            if (best_at == NULL || p < best_at) {
-                best = scatter_paths[i];
-                best_at = p;
-            }
-            break;
-        }
-    }
-    return best;
+    for (; path != NULL && *names != NULL; names++)
+        if (strcmp(path, *names) == 0)
+            return true;
+    return false;
 }
 
-/* NULL when the description keeps the contract, else what it breaks. */
-static const char *description_problem(const pcase *c, uint32_t flags, const char *desc)
+/* NULL when the path (sgk_plan_path or sgk_last_path) keeps the contract,
+   else what it breaks: one of the scatter paths of its way in; the forced
+   SGK_REDUCE_PATH's wherever that can serve (the plan says when it fell
+   back); never atomic where float add/sub/mul must be exact. */
+static const char *path_problem(const pcase *c, uint32_t flags, const char *path,
+                                const sgk_plan *plan)
 {
-    const char *path = chosen_path(desc);
-    if (path == NULL)
-        return "names none of the paths owner-computes, sorted-segment, atomic, serial";
-    if (env_path_name != NULL && !(path != NULL && strcmp(path, env_path_name) == 0) &&
-        strstr(desc, "fell back") == NULL)
-        return "names neither the forced SGK_REDUCE_PATH nor \"fell back\"";
-    if (tol_order_sensitive(c->dtype, c->red) && !tol_reorder_allowed(flags) && path != NULL &&
-        strcmp(path, "atomic") == 0)
-        return "float add/sub/mul must be exact here, yet the plan chose path atomic";
+    static const char *const plan_paths[] = {"owner-blocks", "sorted-segment", "atomic",
+                                             "serial", NULL};
+    static const char *const one_shot_paths[] = {
+        "direct", "lines", "binned", "serial", "owner-ranges", "atomic", "sorted-segment",
+        "owner-blocks", NULL};
+    const bool exact = tol_order_sensitive(c->dtype, c->red) && !tol_reorder_allowed(flags);
+    if (!named_in(path, plan != NULL ? plan_paths : one_shot_paths))
+        return "is none of the scatter paths of its way in";
+    if (exact && strcmp(path, "atomic") == 0)
+        return "is atomic, yet float add/sub/mul must be exact here";
+    if (env_path_name == NULL || strcmp(path, env_path_name) == 0)
+        return NULL;
+    if (plan != NULL && strstr(sgk_plan_describe(plan), "fell back") == NULL)
+        return "is not the forced SGK_REDUCE_PATH's, and the plan does not say it fell back";
+    /* sorted and serial serve every scatter; atomic not every cell, and a
+       one-shot call does not say why (its plan does) */
+    if (plan == NULL && strcmp(env_path_name, "atomic") != 0)
+        return "is not the forced SGK_REDUCE_PATH's";
     return NULL;
 }
 
@@ -526,8 +524,11 @@ static void run_one_shots(const pcase *c)
     int reordered = tol_reorder_allowed(0);
     char *out = alloc_out(c);
     sgk_status st = one_shot(c, c->data, out);
+    const char *problem = path_problem(c, 0, sgk_last_path(), NULL);
     if (st != SGK_OK)
         fail_case(c, "one-shot", NULL, "status %s: %s", sgk_status_name(st), sgk_last_error());
+    else if (problem != NULL)
+        fail_case(c, "one-shot", NULL, "path %s %s", sgk_last_path(), problem);
     else
         check_output(c, "one-shot", NULL, reordered, out);
     free(out);
@@ -556,9 +557,9 @@ static void run_plan(const pcase *c, uint32_t flags, int runs, int null_buffers)
         return;
     }
     const char *desc = sgk_plan_describe(plan);
-    const char *problem = description_problem(c, flags, desc);
+    const char *problem = path_problem(c, flags, sgk_plan_path(plan), plan);
     if (problem)
-        fail_case(c, route, desc, "description %s", problem);
+        fail_case(c, route, desc, "path %s %s", sgk_plan_path(plan), problem);
 
     size_t bytes = (size_t)c->dn * tc_dtype_size(c->dtype);
     char *first = alloc_out(c), *out = alloc_out(c);

@@ -711,7 +711,7 @@ static void run_op(int op, int cases_per_combo, int large, uint64_t salt)
 {
     int scatter = op == OP_SCATTER_ND || op == OP_SCATTER_ELEMENTS;
     for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++) {
-        for (int red = 0; red < 6; red++) {
+        for (int red = 0; red < SGK_REDUCTION_COUNT; red++) {
             if (!scatter && red != SGK_REDUCE_NONE)
                 continue;
             if (!ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
@@ -741,7 +741,7 @@ static const int64_t slice_lens[] = {1, 3, 17, 64, 129};
 static void run_slices(uint64_t salt)
 {
     for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++) {
-        for (int red = 0; red < 6; red++) {
+        for (int red = 0; red < SGK_REDUCTION_COUNT; red++) {
             if (!ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
                 continue;
             for (size_t l = 0; l < sizeof slice_lens / sizeof *slice_lens; l++) {
@@ -783,7 +783,7 @@ static void test_slices(void **state)
 static void run_lines(int op, uint64_t salt)
 {
     for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++) {
-        for (int red = 0; red < 6; red++) {
+        for (int red = 0; red < SGK_REDUCTION_COUNT; red++) {
             if ((op == OP_GATHER_ELEMENTS && red != SGK_REDUCE_NONE) ||
                 !ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
                 continue;

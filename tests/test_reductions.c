@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "registry/registry.h"
 #include "reference.h"
 #include "sgk.h"
 
@@ -311,7 +312,7 @@ static void test_type(void **state)
 {
     sgk_dtype dtype = *(const sgk_dtype *)*state;
     int bad = 0;
-    for (int red = 0; red < 6; red++) {
+    for (int red = 0; red < SGK_REDUCTION_COUNT; red++) {
         for (size_t p = 0; p < sizeof problems / sizeof *problems; p++) {
             if (!ref_reduction_supported(dtype, (sgk_reduction)red)) {
                 bad += check_unsupported(&problems[p], dtype, (sgk_reduction)red);
@@ -665,22 +666,12 @@ static void test_string_none_last_wins(void **state)
     check_literal(SGK_STRING, SGK_REDUCE_NONE, data, 3, idx, 4, upd, expected);
 }
 
-static const sgk_dtype all_types[16] = {
-    SGK_BOOL, SGK_INT8, SGK_UINT8, SGK_INT16, SGK_UINT16, SGK_INT32, SGK_UINT32, SGK_INT64,
-    SGK_UINT64, SGK_FLOAT16, SGK_BFLOAT16, SGK_FLOAT32, SGK_FLOAT64, SGK_COMPLEX64,
-    SGK_COMPLEX128, SGK_STRING};
-
-#define TYPE_TEST(i, name) {"table_" name, test_type, NULL, NULL, (void *)&all_types[i]}
-
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        TYPE_TEST(0, "bool"), TYPE_TEST(1, "int8"), TYPE_TEST(2, "uint8"),
-        TYPE_TEST(3, "int16"), TYPE_TEST(4, "uint16"), TYPE_TEST(5, "int32"),
-        TYPE_TEST(6, "uint32"), TYPE_TEST(7, "int64"), TYPE_TEST(8, "uint64"),
-        TYPE_TEST(9, "float16"), TYPE_TEST(10, "bfloat16"), TYPE_TEST(11, "float32"),
-        TYPE_TEST(12, "float64"), TYPE_TEST(13, "complex64"), TYPE_TEST(14, "complex128"),
-        TYPE_TEST(15, "string"),
+    /* one test per type of the registry, "table_<type>" */
+    static sgk_dtype types[SGK_DTYPE_COUNT];
+    static char names[SGK_DTYPE_COUNT][32];
+    const struct CMUnitTest literals[] = {
         cmocka_unit_test(test_int8_add_wraps),
         cmocka_unit_test(test_uint8_mul_wraps),
         cmocka_unit_test(test_int16_sub_wraps),
@@ -698,5 +689,14 @@ int main(void)
         cmocka_unit_test(test_complex_product),
         cmocka_unit_test(test_string_none_last_wins),
     };
-    return cmocka_run_group_tests_name("test_reductions", tests, NULL, NULL);
+    enum { LITERALS = sizeof literals / sizeof *literals };
+    struct CMUnitTest tests[SGK_DTYPE_COUNT + LITERALS];
+    for (int t = 0; t < SGK_DTYPE_COUNT; t++) {
+        types[t] = (sgk_dtype)t;
+        snprintf(names[t], sizeof names[t], "table_%s", tc_dtype_name(types[t]));
+        tests[t] = (struct CMUnitTest){names[t], test_type, NULL, NULL, &types[t]};
+    }
+    memcpy(tests + SGK_DTYPE_COUNT, literals, sizeof literals);
+    return _cmocka_run_group_tests("test_reductions", tests, SGK_DTYPE_COUNT + LITERALS, NULL,
+                                   NULL);
 }

@@ -111,7 +111,6 @@ static void atomic_destroy(sgk_plan *plan)
 
 const sgk_path sgk_path_atomic = {
     .name = "atomic",
-    .forced_by = SGK_PATH_CHOICE_ATOMIC,
     .unfit = atomic_unfit,
     .preferred = atomic_preferred,
     .make = atomic_make,

@@ -440,7 +440,6 @@ static void binned_describe(const sgk_plan *plan, char *text, size_t size)
 
 const sgk_path sgk_path_binned = {
     .name = "binned",
-    .forced_by = SGK_PATH_CHOICE_AUTO,
     .unfit = binned_unfit,
     .preferred = binned_preferred,
     .make = binned_make,

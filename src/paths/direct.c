@@ -105,7 +105,6 @@ static void direct_describe(const sgk_plan *plan, char *text, size_t size)
 
 const sgk_path sgk_path_direct = {
     .name = "direct",
-    .forced_by = SGK_PATH_CHOICE_AUTO,
     .unfit = direct_unfit,
     .preferred = direct_preferred,
     .make = direct_make,

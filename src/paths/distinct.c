@@ -106,7 +106,6 @@ static void distinct_destroy(sgk_plan *plan)
 
 const sgk_path sgk_path_distinct = {
     .name = "distinct-slices",
-    .forced_by = SGK_PATH_CHOICE_AUTO,
     .unfit = distinct_unfit,
     .preferred = distinct_preferred,
     .make = distinct_make,

@@ -188,7 +188,6 @@ static void element_describe(const sgk_plan *plan, char *text, size_t size)
 
 const sgk_path sgk_path_element_gather = {
     .name = "gather-elements",
-    .forced_by = SGK_PATH_CHOICE_AUTO,
     .unfit = element_unfit,
     .preferred = element_preferred,
     .make = element_make,

@@ -75,9 +75,9 @@ static const char *lines_unfit(const sgk_choice *c)
     return NULL;
 }
 
-/* Scatters take it unless a reduction path is forced; gathers when there
-   are units enough for the threads the problem deserves (axis 0 of a narrow
-   matrix is one unit: mapped slots share it out).  Gathers below
+/* Taken when there are units enough for the threads the problem deserves
+   (axis 0 of a narrow matrix is one unit: mapped slots share it out), and
+   by every scatter below SGK_PARALLEL_MIN_BYTES.  Gathers below
    SGK_PARALLEL_MIN_BYTES map their slots: a vector gather call per short
    line costs more than mapping them (sgk-bench tiny gather_elements). */
 static bool lines_preferred(const sgk_choice *c, const char **why)
@@ -87,8 +87,6 @@ static bool lines_preferred(const sgk_choice *c, const char **why)
                         "thread copies lines and applies their updates in order"
                       : "one-shot, indices spanning data but along the axis: slots "
                         "worked out from the indices as they are gathered";
-    if (p->scatter && c->forced != SGK_PATH_CHOICE_AUTO)
-        return false;
     const int64_t es = (int64_t)sgk_elem_size(p->dtype);
     /* bytes moved: output (and for scatters the copied data), pairs; in
        double, as the sum may pass 2^63 where the buffers do not */
@@ -319,7 +317,6 @@ static void lines_describe(const sgk_plan *plan, char *text, size_t size)
 
 const sgk_path sgk_path_lines = {
     .name = "lines",
-    .forced_by = SGK_PATH_CHOICE_AUTO,
     .unfit = lines_unfit,
     .preferred = lines_preferred,
     .make = lines_make,

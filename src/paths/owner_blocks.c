@@ -282,8 +282,7 @@ static sgk_status owner_blocks_make(const sgk_plan *base, const sgk_problem *p, 
 }
 
 const sgk_path sgk_path_owner_blocks = {
-    .name = "owner-computes",
-    .forced_by = SGK_PATH_CHOICE_AUTO,
+    .name = "owner-blocks",
     .unfit = owner_blocks_unfit,
     .preferred = owner_blocks_preferred,
     .make = owner_blocks_make,

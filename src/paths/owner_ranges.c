@@ -111,8 +111,7 @@ static void ranges_destroy(sgk_plan *plan)
 }
 
 const sgk_path sgk_path_owner_ranges = {
-    .name = "owner-computes",
-    .forced_by = SGK_PATH_CHOICE_AUTO,
+    .name = "owner-ranges",
     .unfit = ranges_unfit,
     .preferred = ranges_preferred,
     .make = ranges_make,

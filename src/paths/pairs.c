@@ -173,25 +173,45 @@ void sgk_apply_pairs(const sgk_plan *plan, const sgk_buffers *b, uint8_t *base, 
                      const int64_t *slot, const int64_t *pos, int64_t begin, int64_t end,
                      int64_t width)
 {
-    if (plan->apply == NULL)
+    if (plan->reduction == SGK_REDUCE_NONE)
         sgk_simd_move_slices(base, slot, b->updates + col, pos, begin, end,
                              (size_t)width * plan->elem_size, b->slice_bytes, false);
     else
         plan->apply(base, slot, b->updates + col, pos, begin, end, plan->slice_len, width);
 }
 
+/* Only fp16 and bf16 plans accumulate wide (sgk_widen_reduce_kernel gives
+   no other type a kernel), and each is converted as what it is. */
 void sgk_widen(const sgk_plan *plan, float *acc, const uint16_t *in, int64_t n)
 {
-    const bool f16 = plan->dtype == SGK_FLOAT16;
-    for (int64_t e = 0; e < n; e++)
-        acc[e] = f16 ? sgk_f16_to_f32(in[e]) : sgk_bf16_to_f32(in[e]);
+    switch (plan->dtype) {
+    case SGK_FLOAT16:
+        for (int64_t e = 0; e < n; e++)
+            acc[e] = sgk_f16_to_f32(in[e]);
+        break;
+    case SGK_BFLOAT16:
+        for (int64_t e = 0; e < n; e++)
+            acc[e] = sgk_bf16_to_f32(in[e]);
+        break;
+    default:
+        break;
+    }
 }
 
 void sgk_round_back(const sgk_plan *plan, uint16_t *out, const float *acc, int64_t n)
 {
-    const bool f16 = plan->dtype == SGK_FLOAT16;
-    for (int64_t e = 0; e < n; e++)
-        out[e] = f16 ? sgk_f32_to_f16(acc[e]) : sgk_f32_to_bf16(acc[e]);
+    switch (plan->dtype) {
+    case SGK_FLOAT16:
+        for (int64_t e = 0; e < n; e++)
+            out[e] = sgk_f32_to_f16(acc[e]);
+        break;
+    case SGK_BFLOAT16:
+        for (int64_t e = 0; e < n; e++)
+            out[e] = sgk_f32_to_bf16(acc[e]);
+        break;
+    default:
+        break;
+    }
 }
 
 void sgk_describe_pairs(const sgk_plan *plan, const char *how, int64_t distinct, char *text,

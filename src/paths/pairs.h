@@ -73,8 +73,9 @@ void sgk_apply_pairs(const sgk_plan *plan, const sgk_buffers *b, uint8_t *base, 
                      const int64_t *slot, const int64_t *pos, int64_t begin, int64_t end,
                      int64_t width);
 
-/* SGK_PLAN_WIDE_ACCUMULATE: n fp16/bf16 values widened into float32, and
-   back, rounded to nearest-even. */
+/* SGK_PLAN_WIDE_ACCUMULATE: n fp16 or bf16 values (the plan's type)
+   widened into float32, and back, rounded to nearest-even; nothing for
+   other types, which never accumulate wide. */
 void sgk_widen(const sgk_plan *plan, float *acc, const uint16_t *in, int64_t n);
 void sgk_round_back(const sgk_plan *plan, uint16_t *out, const float *acc, int64_t n);
 

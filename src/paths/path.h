@@ -1,7 +1,10 @@
 /* The interface every execution path implements, and the table the planner
-   picks from.  A path keeps its plan-making, its run and its description in
-   one file under src/paths/, with its own plan struct (FFTW's solvers keep
-   theirs so): adding a path is one file and one entry in table.c. */
+   picks from.  A path keeps its fitness test, its plan-making, its run and
+   its description in one file under src/paths/, with its own plan struct
+   (FFTW's solvers keep theirs so), and one entry in table.c.  Its name is
+   what SGK_PATH takes and sgk_plan_path/sgk_last_path return; adding a path
+   also means listing it in the tests that force every path by name
+   (tests/test_forced_paths.c) and in docs/architecture.md's path table. */
 #ifndef SGK_PATH_H
 #define SGK_PATH_H
 
@@ -18,7 +21,6 @@ typedef struct {
     const sgk_problem *problem; /* after the whole-rows rewrite */
     const sgk_plan *base;       /* the fields every plan has (plan.h) */
     bool reorder;               /* float add/sub/mul may be reordered */
-    sgk_path_choice forced;     /* SGK_REDUCE_PATH */
 } sgk_choice;
 
 /* One execution's buffers. */
@@ -31,10 +33,12 @@ typedef struct {
 } sgk_buffers;
 
 struct sgk_path {
-    const char *name;             /* as descriptions name it: "path <name>" */
-    sgk_path_choice forced_by;    /* the SGK_REDUCE_PATH value that forces it, or
-                                     SGK_PATH_CHOICE_AUTO */
-    /* NULL when the path can serve the problem, else why not, in words. */
+    /* Unique: SGK_PATH=<name> forces the path, sgk_plan_path and
+       sgk_last_path return it, descriptions say "path <name>". */
+    const char *name;
+    /* NULL when the path can serve the problem exactly (the semantics'
+       result, whatever the automatic choice would think of its speed),
+       else why not, in words.  A forced path is asked this alone. */
     const char *(*unfit)(const sgk_choice *c);
     /* Whether the automatic choice takes the path, with *why the reason in
        words; asked only of fit paths, in table order, until one says yes. */
@@ -44,8 +48,11 @@ struct sgk_path {
        way.  On failure returns the status, with the error detail set when
        the indices are at fault, and stores nothing. */
     sgk_status (*make)(const sgk_plan *base, const sgk_problem *p, sgk_plan **out);
-    /* Runs the plan on buffers the executor checked; fails only with
-       SGK_ERR_OUT_OF_MEMORY, before the first write. */
+    /* Runs the plan on buffers the executor checked.  Fails, before the
+       first write, with SGK_ERR_OUT_OF_MEMORY (the executor reports it), or
+       on a path that checks the indices as it runs (binned: a one-shot
+       call reads them once) with the index's status and the error detail
+       set by the path. */
     sgk_status (*run)(const sgk_plan *plan, const sgk_buffers *b);
     /* What the path does with this plan, for sgk_plan_describe. */
     void (*describe)(const sgk_plan *plan, char *text, size_t size);
@@ -55,6 +62,9 @@ struct sgk_path {
 
 /* The paths in the order the automatic choice asks them; NULL-terminated. */
 extern const sgk_path *const sgk_paths[];
+
+/* The path of that name in the table, or NULL. */
+const sgk_path *sgk_path_named(const char *name);
 
 extern const sgk_path sgk_path_direct;
 extern const sgk_path sgk_path_lines;

@@ -143,7 +143,6 @@ static void row_destroy(sgk_plan *plan)
 
 const sgk_path sgk_path_row_gather = {
     .name = "gather-rows",
-    .forced_by = SGK_PATH_CHOICE_AUTO,
     .unfit = row_unfit,
     .preferred = row_preferred,
     .make = row_make,

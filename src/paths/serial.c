@@ -29,7 +29,6 @@ static sgk_status serial_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
 
 const sgk_path sgk_path_serial = {
     .name = "serial",
-    .forced_by = SGK_PATH_CHOICE_SERIAL,
     .unfit = serial_unfit,
     .preferred = serial_preferred,
     .make = serial_make,

@@ -184,7 +184,6 @@ static void sorted_describe(const sgk_plan *plan, char *text, size_t size)
 
 const sgk_path sgk_path_sorted = {
     .name = "sorted-segment",
-    .forced_by = SGK_PATH_CHOICE_SORTED,
     .unfit = sorted_unfit,
     .preferred = sorted_preferred,
     .make = sorted_make,

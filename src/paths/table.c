@@ -2,6 +2,8 @@
    first fit path that prefers a problem takes it.  Each path's own file
    says what it does and when it prefers a problem; the last path of each
    kind (row gathers, owner-computes blocks) takes whatever is left. */
+#include <string.h>
+
 #include "paths/path.h"
 
 const sgk_path *const sgk_paths[] = {
@@ -18,3 +20,11 @@ const sgk_path *const sgk_paths[] = {
     &sgk_path_owner_blocks,   /* every other scatter */
     NULL,
 };
+
+const sgk_path *sgk_path_named(const char *name)
+{
+    for (int i = 0; sgk_paths[i] != NULL; i++)
+        if (strcmp(sgk_paths[i]->name, name) == 0)
+            return sgk_paths[i];
+    return NULL;
+}

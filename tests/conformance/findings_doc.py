@@ -10,9 +10,10 @@ saying which run it came from:
     findings_doc.py check FINDINGS PAGE    # says whether the copy is this run's
     findings_doc.py update FINDINGS PAGE   # copies the run's tables in
 
-`check` exits 0 when they agree and 1 when they do not; the conformance
-test only reports that (the tables depend on the peers' versions, which
-differ between machines), and `make semantics-doc` runs `update`.
+`check` exits 0 when they agree and 1 when they do not, and the
+conformance test fails on 1: the tables are the documented departures of
+the peers, and a change in them (a peer's new version, a new case) must be
+looked at, then copied in by `make semantics-doc`, which runs `update`.
 Standard library only.
 """
 import datetime
