@@ -40,7 +40,7 @@ ov::element::Type SgkOp::validate_types() {
     if (data_type.is_static()) {
         const SgkType sgk_type = sgk_type_of(data_type);
         NODE_VALIDATION_CHECK(this, sgk_type.known, "sgk cannot hold element type ", data_type);
-        NODE_VALIDATION_CHECK(this, reduction_code() == SGK_REDUCE_NONE || sgk_type.arithmetic,
+        NODE_VALIDATION_CHECK(this, sgk_reduces(sgk_type, reduction_code()),
                               "sgk has no arithmetic for element type ", data_type,
                               ": only reduction 'none' is supported");
     }
@@ -82,7 +82,7 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
 
     const bool narrowed = scatters() && reduction_code() != SGK_REDUCE_NONE &&
                           runs_narrowed(received, m_declared_type);
-    const sgk_dtype dtype = narrowed ? (m_declared_type == ov::element::f16 ? SGK_FLOAT16 : SGK_BFLOAT16)
+    const sgk_dtype dtype = narrowed ? sgk_type_of(m_declared_type).dtype
                                      : sgk_run_type(received, m_declared_type);
     const Storage storage = narrowed ? Storage::narrowed
                             : received == ov::element::string ? Storage::strings
