@@ -52,13 +52,6 @@ bool SgkOp::visit_declared_type(ov::AttributeVisitor& visitor) {
     return true;
 }
 
-sgk_reduction SgkOp::reduction_from_name(const std::string& name) const {
-    sgk_reduction code = SGK_REDUCE_NONE;
-    NODE_VALIDATION_CHECK(this, sgk_reduction_from_name(name.c_str(), &code) == SGK_OK,
-                          "unknown reduction '", name, "'");
-    return code;
-}
-
 bool SgkOp::indices_are_constant() const {
     return !has_indices() || ov::is_type<ov::op::v0::Constant>(input_value(indices_input()).get_node());
 }

@@ -691,6 +691,23 @@ void test_element_types_from_the_library(void**) {
     assert_int_equal(sgk_run_type(ov::element::u8, ov::element::u8), SGK_UINT8);
 }
 
+// The operators' types, as IR files and OpExtension name them.
+void test_operator_types(void**) {
+    const std::pair<const ov::DiscreteTypeInfo&, const char*> types[] = {
+        {ScatterNDOp::get_type_info_static(), "SgkScatterND"},
+        {GatherNDOp::get_type_info_static(), "SgkGatherND"},
+        {ScatterElementsOp::get_type_info_static(), "SgkScatterElements"},
+        {GatherElementsOp::get_type_info_static(), "SgkGatherElements"},
+        {GatherOp::get_type_info_static(), "SgkGather"},
+        {TensorScatterOp::get_type_info_static(), "SgkTensorScatter"},
+    };
+    for (const auto& type : types) {
+        assert_string_equal(type.first.name, type.second);
+        assert_string_equal(type.first.version_id, "sgk_opset1");
+        assert_true(type.first.is_castable(SgkOp::get_type_info_static()));
+    }
+}
+
 }  // namespace
 
 int main(void) {
@@ -711,6 +728,7 @@ int main(void) {
         cmocka_unit_test(test_shape_inference),
         cmocka_unit_test(test_tbb_backend),
         cmocka_unit_test(test_element_types_from_the_library),
+        cmocka_unit_test(test_operator_types),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
