@@ -7,7 +7,7 @@
 // reductions of tensors a plugin lowered to f32; booleans held as u8;
 // strings; kept plans for Constant indices evaluated from several threads
 // at once; errors; shape inference with dynamic shapes; the TBB backend;
-// the element types, as the library answers.
+// the element types and the library version, as the library answers.
 #include <cstring>
 #include <functional>
 #include <random>
@@ -24,6 +24,7 @@
 #include "gather_elements_op.hpp"
 #include "gather_nd_op.hpp"
 #include "gather_op.hpp"
+#include "library_version.hpp"
 #include "scatter_elements_op.hpp"
 #include "scatter_nd_op.hpp"
 #include "tensor_scatter_op.hpp"
@@ -708,6 +709,21 @@ void test_operator_types(void**) {
     }
 }
 
+// The library this test runs on is the one it was built against; a binding
+// built against a newer sgk.h is refused with both versions named.
+void test_library_version(void**) {
+    require_library_version();
+    std::string message;
+    try {
+        require_library_version(SGK_VERSION_MAJOR + 1, 0);
+    } catch (const ov::Exception& e) {
+        message = e.what();
+    }
+    if (message.find("cannot run on the libsgk loaded") == std::string::npos ||
+        message.find(sgk_version()) == std::string::npos)
+        fail_msg("no clear refusal of a newer major version: '%s'", message.c_str());
+}
+
 }  // namespace
 
 int main(void) {
@@ -729,6 +745,7 @@ int main(void) {
         cmocka_unit_test(test_tbb_backend),
         cmocka_unit_test(test_element_types_from_the_library),
         cmocka_unit_test(test_operator_types),
+        cmocka_unit_test(test_library_version),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
