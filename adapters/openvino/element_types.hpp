@@ -1,4 +1,6 @@
-// How OpenVINO element types map onto sgk's.
+// How OpenVINO element types map onto sgk's, asked of the library: sgk's
+// dtypes are looked up by name (sgk_dtype_count, sgk_dtype_name) and by
+// kind and size (sgk_dtype_flags, sgk_dtype_size), once per process.
 #pragma once
 
 #include <openvino/core/type/element_type.hpp>
@@ -11,13 +13,18 @@ namespace sgk_openvino {
 struct SgkType {
     bool known;           // false: OpenVINO type sgk cannot hold (sub-byte)
     sgk_dtype dtype;      // sgk's type of the same bytes
-    bool arithmetic;      // false: sgk moves the bytes only (no reduction)
+    bool exact;           // false: another format moved as bytes (no reduction)
 };
 
-// Exact types map to themselves.  The 8-bit float formats (and any other
-// whole-byte type sgk has no arithmetic for) move as unsigned integers of
-// their width: copies and gathers stay exact, reductions are refused.
+// Types sgk has map to themselves.  The 8-bit float formats (and any other
+// whole-byte type sgk has no dtype for) move as unsigned integers of their
+// width: copies and gathers stay exact, reductions are refused.
 SgkType sgk_type_of(ov::element::Type type);
+
+// Whether sgk computes the reduction on tensors of the type: every type
+// copies; the others are the library's to say (sgk_reduction_flags), and
+// are refused on formats moved as bytes.
+bool sgk_reduces(const SgkType& type, sgk_reduction reduction);
 
 // The type sgk runs a tensor as, given the type the ONNX model declared
 // before the CPU plugin lowered it: booleans the plugin holds as u8 keep

@@ -1,7 +1,8 @@
 // The module's entry point for OpenVINO (ov::Core::add_extension): the six
 // operators, for IR and model cloning, and the ONNX-frontend conversions
-// of conversions.cpp that create them.  Loading it moves sgk's parallel
-// loops onto oneTBB (tbb_backend.hpp).
+// of conversions.cpp that create them.  Loading it checks that the libsgk
+// loaded serves the sgk.h the module was built against (library_version.hpp)
+// and moves sgk's parallel loops onto oneTBB (tbb_backend.hpp).
 #include <memory>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "gather_elements_op.hpp"
 #include "gather_nd_op.hpp"
 #include "gather_op.hpp"
+#include "library_version.hpp"
 #include "scatter_elements_op.hpp"
 #include "scatter_nd_op.hpp"
 #include "tensor_scatter_op.hpp"
@@ -21,6 +23,7 @@
 namespace {
 
 std::vector<ov::Extension::Ptr> make_extensions() {
+    sgk_openvino::require_library_version();
     sgk_openvino::install_threading();
     std::vector<ov::Extension::Ptr> extensions = {
         std::make_shared<ov::OpExtension<sgk_openvino::ScatterNDOp>>(),

@@ -1,30 +1,46 @@
 // GatherElements (ONNX 11, 13) on sgk_gather_elements.
 #pragma once
 
-#include "sgk_op.hpp"
+#include <cstdint>
+
+#include "sgk_op_of.hpp"
 
 namespace sgk_openvino {
 
-class GatherElementsOp : public SgkOp {
-public:
-    OPENVINO_OP("SgkGatherElements", "sgk_opset1", SgkOp);
+struct GatherElements : OperatorTraits {
+    static constexpr const char* type_name = "SgkGatherElements";
+    static constexpr bool scatters = false;
 
-    GatherElementsOp() = default;
-    GatherElementsOp(const ov::Output<ov::Node>& data, const ov::Output<ov::Node>& indices,
-                     int64_t axis, ov::element::Type declared_type);
+    struct Attributes {
+        int64_t axis = 0;
+    };
 
-    void validate_and_infer_types() override;
-    bool visit_attributes(ov::AttributeVisitor& visitor) override;
-    std::shared_ptr<ov::Node> clone_with_new_inputs(const ov::OutputVector& args) const override;
+    static Construction<Attributes> construct(const ov::Output<ov::Node>& data,
+                                              const ov::Output<ov::Node>& indices, int64_t axis,
+                                              ov::element::Type declared_type) {
+        return {{data, indices}, {axis}, declared_type};
+    }
 
-protected:
-    bool scatters() const override { return false; }
-    sgk_status result_shape(const Operands& operands, ov::Shape* shape) const override;
-    sgk_status run_once(const Operands& operands, void* output) const override;
-    sgk_status make_plan(sgk_plan** plan, const Operands& operands) const override;
+    static void visit(ov::AttributeVisitor& visitor, Attributes& attributes) {
+        visitor.on_attribute("axis", attributes.axis);
+    }
 
-private:
-    int64_t m_axis = 0;
+    static ov::PartialShape infer_shape(const ov::Node* node, const Attributes& attributes);
+
+    // The indices' shape.
+    static sgk_status result_shape(const Operands& operands, const Attributes&, ov::Shape* shape) {
+        const auto& dims = operands.indices.shape();
+        *shape = ov::Shape(dims.begin(), dims.end());
+        return SGK_OK;
+    }
+
+    static constexpr auto one_shot = sgk_gather_elements;
+    static constexpr auto plan = sgk_plan_gather_elements;
+    static auto arguments(const Operands& operands, const Attributes& attributes) {
+        return std::make_tuple(operands.data.get(), operands.indices.get(), attributes.axis);
+    }
 };
+
+using GatherElementsOp = SgkOpOf<GatherElements>;
 
 }  // namespace sgk_openvino

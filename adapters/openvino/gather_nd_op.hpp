@@ -1,32 +1,44 @@
 // GatherND (ONNX 11-13, batch_dims) on sgk_gather_nd.
 #pragma once
 
-#include "sgk_op.hpp"
+#include <cstdint>
+
+#include "sgk_op_of.hpp"
 
 namespace sgk_openvino {
 
-class GatherNDOp : public SgkOp {
-public:
-    OPENVINO_OP("SgkGatherND", "sgk_opset1", SgkOp);
+struct GatherND : OperatorTraits {
+    static constexpr const char* type_name = "SgkGatherND";
+    static constexpr bool scatters = false;
 
-    GatherNDOp() = default;
-    GatherNDOp(const ov::Output<ov::Node>& data, const ov::Output<ov::Node>& indices,
-               int64_t batch_dims, ov::element::Type declared_type);
+    struct Attributes {
+        int64_t batch_dims = 0;
+    };
 
-    void validate_and_infer_types() override;
-    bool visit_attributes(ov::AttributeVisitor& visitor) override;
-    std::shared_ptr<ov::Node> clone_with_new_inputs(const ov::OutputVector& args) const override;
+    static Construction<Attributes> construct(const ov::Output<ov::Node>& data,
+                                              const ov::Output<ov::Node>& indices, int64_t batch_dims,
+                                              ov::element::Type declared_type) {
+        return {{data, indices}, {batch_dims}, declared_type};
+    }
 
-protected:
-    bool scatters() const override { return false; }
-    sgk_status result_shape(const Operands& operands, ov::Shape* shape) const override;
-    sgk_status run_once(const Operands& operands, void* output) const override;
-    sgk_status make_plan(sgk_plan** plan, const Operands& operands) const override;
+    static void visit(ov::AttributeVisitor& visitor, Attributes& attributes) {
+        visitor.on_attribute("batch_dims", attributes.batch_dims);
+    }
 
-private:
-    ov::PartialShape infer_shape(const ov::PartialShape& data, const ov::PartialShape& indices) const;
+    static ov::PartialShape infer_shape(const ov::Node* node, const Attributes& attributes);
 
-    int64_t m_batch_dims = 0;
+    static sgk_status result_shape(const Operands& operands, const Attributes& attributes,
+                                   ov::Shape* shape) {
+        return gather_shape(sgk_gather_nd_shape, operands, attributes.batch_dims, shape);
+    }
+
+    static constexpr auto one_shot = sgk_gather_nd;
+    static constexpr auto plan = sgk_plan_gather_nd;
+    static auto arguments(const Operands& operands, const Attributes& attributes) {
+        return std::make_tuple(operands.data.get(), operands.indices.get(), attributes.batch_dims);
+    }
 };
+
+using GatherNDOp = SgkOpOf<GatherND>;
 
 }  // namespace sgk_openvino

@@ -8,7 +8,9 @@ SGK_OPENVINO_SOURCES = \
 	adapters/openvino/plan_cache.cpp adapters/openvino/plan_cache.hpp \
 	adapters/openvino/counters.cpp adapters/openvino/counters.hpp \
 	adapters/openvino/extension_api.h \
+	adapters/openvino/library_version.cpp adapters/openvino/library_version.hpp \
 	adapters/openvino/sgk_op.cpp adapters/openvino/sgk_op.hpp \
+	adapters/openvino/sgk_op_of.cpp adapters/openvino/sgk_op_of.hpp \
 	adapters/openvino/elements_shape.cpp adapters/openvino/elements_shape.hpp \
 	adapters/openvino/scatter_nd_op.cpp adapters/openvino/scatter_nd_op.hpp \
 	adapters/openvino/gather_nd_op.cpp adapters/openvino/gather_nd_op.hpp \

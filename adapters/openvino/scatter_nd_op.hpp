@@ -1,33 +1,42 @@
 // ScatterND (ONNX 11-18, every reduction) on sgk_scatter_nd.
 #pragma once
 
-#include "sgk_op.hpp"
+#include <string>
+
+#include "sgk_op_of.hpp"
 
 namespace sgk_openvino {
 
-class ScatterNDOp : public SgkOp {
-public:
-    OPENVINO_OP("SgkScatterND", "sgk_opset1", SgkOp);
+struct ScatterND : ReducingScatterTraits {
+    static constexpr const char* type_name = "SgkScatterND";
 
-    ScatterNDOp() = default;
-    ScatterNDOp(const ov::Output<ov::Node>& data, const ov::Output<ov::Node>& indices,
-                const ov::Output<ov::Node>& updates, const std::string& reduction,
-                ov::element::Type declared_type);
+    struct Attributes {
+        std::string reduction = "none";
+        sgk_reduction reduction_code = SGK_REDUCE_NONE;
+    };
 
-    void validate_and_infer_types() override;
-    bool visit_attributes(ov::AttributeVisitor& visitor) override;
-    std::shared_ptr<ov::Node> clone_with_new_inputs(const ov::OutputVector& args) const override;
+    static Construction<Attributes> construct(const ov::Output<ov::Node>& data,
+                                              const ov::Output<ov::Node>& indices,
+                                              const ov::Output<ov::Node>& updates,
+                                              const std::string& reduction,
+                                              ov::element::Type declared_type) {
+        return {{data, indices, updates}, {reduction}, declared_type};
+    }
 
-protected:
-    bool scatters() const override { return true; }
-    sgk_reduction reduction_code() const override { return m_code; }
-    sgk_status result_shape(const Operands& operands, ov::Shape* shape) const override;
-    sgk_status run_once(const Operands& operands, void* output) const override;
-    sgk_status make_plan(sgk_plan** plan, const Operands& operands) const override;
+    static void visit(ov::AttributeVisitor& visitor, Attributes& attributes) {
+        visitor.on_attribute("reduction", attributes.reduction);
+    }
 
-private:
-    std::string m_reduction = "none";
-    sgk_reduction m_code = SGK_REDUCE_NONE;
+    static ov::PartialShape infer_shape(const ov::Node* node, const Attributes& attributes);
+
+    static constexpr auto one_shot = sgk_scatter_nd;
+    static constexpr auto plan = sgk_plan_scatter_nd;
+    static auto arguments(const Operands& operands, const Attributes& attributes) {
+        return std::make_tuple(operands.data.get(), operands.indices.get(), operands.updates.get(),
+                               attributes.reduction_code);
+    }
 };
+
+using ScatterNDOp = SgkOpOf<ScatterND>;
 
 }  // namespace sgk_openvino

@@ -40,7 +40,7 @@ ov::element::Type SgkOp::validate_types() {
     if (data_type.is_static()) {
         const SgkType sgk_type = sgk_type_of(data_type);
         NODE_VALIDATION_CHECK(this, sgk_type.known, "sgk cannot hold element type ", data_type);
-        NODE_VALIDATION_CHECK(this, reduction_code() == SGK_REDUCE_NONE || sgk_type.arithmetic,
+        NODE_VALIDATION_CHECK(this, sgk_reduces(sgk_type, reduction_code()),
                               "sgk has no arithmetic for element type ", data_type,
                               ": only reduction 'none' is supported");
     }
@@ -50,13 +50,6 @@ ov::element::Type SgkOp::validate_types() {
 bool SgkOp::visit_declared_type(ov::AttributeVisitor& visitor) {
     visitor.on_attribute("declared_type", m_declared_type);
     return true;
-}
-
-sgk_reduction SgkOp::reduction_from_name(const std::string& name) const {
-    sgk_reduction code = SGK_REDUCE_NONE;
-    NODE_VALIDATION_CHECK(this, sgk_reduction_from_name(name.c_str(), &code) == SGK_OK,
-                          "unknown reduction '", name, "'");
-    return code;
 }
 
 bool SgkOp::indices_are_constant() const {
@@ -82,7 +75,7 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
 
     const bool narrowed = scatters() && reduction_code() != SGK_REDUCE_NONE &&
                           runs_narrowed(received, m_declared_type);
-    const sgk_dtype dtype = narrowed ? (m_declared_type == ov::element::f16 ? SGK_FLOAT16 : SGK_BFLOAT16)
+    const sgk_dtype dtype = narrowed ? sgk_type_of(m_declared_type).dtype
                                      : sgk_run_type(received, m_declared_type);
     const Storage storage = narrowed ? Storage::narrowed
                             : received == ov::element::string ? Storage::strings

@@ -1,4 +1,5 @@
-// The base of the extension's operators: one evaluate() for all six.
+// The base of the extension's operators: one evaluate() for all six, whose
+// per-operator parts the template of sgk_op_of.hpp supplies.
 //
 // evaluate() maps the tensors onto sgk (operands.hpp), sizes the output,
 // and runs either a kept plan, when the indices input is a Constant of the
@@ -60,8 +61,6 @@ protected:
     // and the reduction the data's type allows.  Returns the data's type.
     ov::element::Type validate_types();
     bool visit_declared_type(ov::AttributeVisitor& visitor);
-    // ONNX's reduction name as sgk's code (throws on an unknown name).
-    sgk_reduction reduction_from_name(const std::string& name) const;
 
 private:
     bool has_indices() const { return indices_input() < get_input_size(); }

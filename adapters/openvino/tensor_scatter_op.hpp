@@ -3,37 +3,49 @@
 // batch item writes from position 0), attributes axis and mode.
 #pragma once
 
-#include "sgk_op.hpp"
+#include <cstdint>
+#include <string>
+
+#include "sgk_op_of.hpp"
 
 namespace sgk_openvino {
 
-class TensorScatterOp : public SgkOp {
-public:
-    OPENVINO_OP("SgkTensorScatter", "sgk_opset1", SgkOp);
+struct TensorScatter : OperatorTraits {
+    static constexpr const char* type_name = "SgkTensorScatter";
+    static constexpr bool scatters = true;
+    // ONNX puts write_indices, which may be absent, after the update.
+    static constexpr size_t indices_input = 2;
+    static constexpr size_t updates_input = 1;
 
-    TensorScatterOp() = default;
+    struct Attributes {
+        int64_t axis = -2;
+        std::string mode = "linear";
+        sgk_tensor_scatter_mode mode_code = SGK_TENSOR_SCATTER_LINEAR;
+    };
+
     // args: past_cache, update and, optionally, write_indices.
-    TensorScatterOp(const ov::OutputVector& args, int64_t axis, const std::string& mode,
-                    ov::element::Type declared_type);
+    static Construction<Attributes> construct(const ov::OutputVector& args, int64_t axis,
+                                              const std::string& mode,
+                                              ov::element::Type declared_type) {
+        return {args, {axis, mode}, declared_type};
+    }
 
-    void validate_and_infer_types() override;
-    bool visit_attributes(ov::AttributeVisitor& visitor) override;
-    std::shared_ptr<ov::Node> clone_with_new_inputs(const ov::OutputVector& args) const override;
+    static void visit(ov::AttributeVisitor& visitor, Attributes& attributes) {
+        visitor.on_attribute("axis", attributes.axis);
+        visitor.on_attribute("mode", attributes.mode);
+    }
 
-protected:
-    bool scatters() const override { return true; }
-    size_t indices_input() const override { return 2; }
-    size_t updates_input() const override { return 1; }
-    sgk_status result_shape(const Operands& operands, ov::Shape* shape) const override;
-    sgk_status run_once(const Operands& operands, void* output) const override;
-    sgk_status make_plan(sgk_plan** plan, const Operands& operands) const override;
+    static void check_attributes(const ov::Node* node, Attributes& attributes);
+    static ov::PartialShape infer_shape(const ov::Node* node, const Attributes& attributes);
 
-private:
-    ov::PartialShape infer_shape(const ov::PartialShape& cache, const ov::PartialShape& update) const;
-
-    int64_t m_axis = -2;
-    std::string m_mode = "linear";
-    sgk_tensor_scatter_mode m_code = SGK_TENSOR_SCATTER_LINEAR;
+    static constexpr auto one_shot = sgk_tensor_scatter;
+    static constexpr auto plan = sgk_plan_tensor_scatter;
+    static auto arguments(const Operands& operands, const Attributes& attributes) {
+        return std::make_tuple(operands.data.get(), operands.updates.get(), operands.indices.get(),
+                               attributes.axis, attributes.mode_code);
+    }
 };
+
+using TensorScatterOp = SgkOpOf<TensorScatter>;
 
 }  // namespace sgk_openvino

@@ -6,7 +6,8 @@
 // including the 64-bit types the CPU plugin would lower; the f16/bf16
 // reductions of tensors a plugin lowered to f32; booleans held as u8;
 // strings; kept plans for Constant indices evaluated from several threads
-// at once; errors; shape inference with dynamic shapes; the TBB backend.
+// at once; errors; shape inference with dynamic shapes; the TBB backend;
+// the element types and the library version, as the library answers.
 #include <cstring>
 #include <functional>
 #include <random>
@@ -19,9 +20,11 @@
 #include <openvino/op/parameter.hpp>
 
 #include "counters.hpp"
+#include "element_types.hpp"
 #include "gather_elements_op.hpp"
 #include "gather_nd_op.hpp"
 #include "gather_op.hpp"
+#include "library_version.hpp"
 #include "scatter_elements_op.hpp"
 #include "scatter_nd_op.hpp"
 #include "tensor_scatter_op.hpp"
@@ -664,6 +667,63 @@ void test_tbb_backend(void**) {
     assert_string_equal(threading_name(), "openmp");
 }
 
+// The element types, as the library answers for them: every type of the
+// table above as itself; strings as pointers; the 8-bit float formats as
+// bytes (exact copies, no reduction); sub-byte and dynamic types not at all.
+void test_element_types_from_the_library(void**) {
+    for (const TypeCase& t : type_cases) {
+        const SgkType got = sgk_type_of(t.ov_type);
+        if (!got.known || got.dtype != t.dtype || !got.exact)
+            fail_msg("%s maps to %s", t.ov_type.get_type_name().c_str(), sgk_dtype_name(got.dtype));
+        assert_true(sgk_reduces(got, SGK_REDUCE_ADD) && sgk_reduces(got, SGK_REDUCE_MAX));
+    }
+    const SgkType strings = sgk_type_of(ov::element::string);
+    assert_true(strings.known && strings.exact && strings.dtype == SGK_STRING);
+    assert_true(sgk_reduces(strings, SGK_REDUCE_NONE) && !sgk_reduces(strings, SGK_REDUCE_ADD));
+    for (ov::element::Type bytes : {ov::element::f8e4m3, ov::element::f8e5m2, ov::element::f8e8m0}) {
+        const SgkType got = sgk_type_of(bytes);
+        assert_true(got.known && !got.exact && got.dtype == SGK_UINT8);
+        assert_true(sgk_reduces(got, SGK_REDUCE_NONE) && !sgk_reduces(got, SGK_REDUCE_MUL));
+    }
+    for (ov::element::Type none : {ov::element::i4, ov::element::u4, ov::element::u1, ov::element::nf4,
+                                   ov::element::f4e2m1, ov::element::dynamic})
+        assert_false(sgk_type_of(none).known);
+    assert_int_equal(sgk_run_type(ov::element::u8, ov::element::boolean), SGK_BOOL);
+    assert_int_equal(sgk_run_type(ov::element::u8, ov::element::u8), SGK_UINT8);
+}
+
+// The operators' types, as IR files and OpExtension name them.
+void test_operator_types(void**) {
+    const std::pair<const ov::DiscreteTypeInfo&, const char*> types[] = {
+        {ScatterNDOp::get_type_info_static(), "SgkScatterND"},
+        {GatherNDOp::get_type_info_static(), "SgkGatherND"},
+        {ScatterElementsOp::get_type_info_static(), "SgkScatterElements"},
+        {GatherElementsOp::get_type_info_static(), "SgkGatherElements"},
+        {GatherOp::get_type_info_static(), "SgkGather"},
+        {TensorScatterOp::get_type_info_static(), "SgkTensorScatter"},
+    };
+    for (const auto& type : types) {
+        assert_string_equal(type.first.name, type.second);
+        assert_string_equal(type.first.version_id, "sgk_opset1");
+        assert_true(type.first.is_castable(SgkOp::get_type_info_static()));
+    }
+}
+
+// The library this test runs on is the one it was built against; a binding
+// built against a newer sgk.h is refused with both versions named.
+void test_library_version(void**) {
+    require_library_version();
+    std::string message;
+    try {
+        require_library_version(SGK_VERSION_MAJOR + 1, 0);
+    } catch (const ov::Exception& e) {
+        message = e.what();
+    }
+    if (message.find("cannot run on the libsgk loaded") == std::string::npos ||
+        message.find(sgk_version()) == std::string::npos)
+        fail_msg("no clear refusal of a newer major version: '%s'", message.c_str());
+}
+
 }  // namespace
 
 int main(void) {
@@ -683,6 +743,9 @@ int main(void) {
         cmocka_unit_test(test_tensor_scatter_plan_without_indices),
         cmocka_unit_test(test_shape_inference),
         cmocka_unit_test(test_tbb_backend),
+        cmocka_unit_test(test_element_types_from_the_library),
+        cmocka_unit_test(test_operator_types),
+        cmocka_unit_test(test_library_version),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
