@@ -24,9 +24,9 @@ const char* gather_on_sgk(const at::Tensor& self, int64_t dim, const at::Tensor&
                           at::Tensor& out, bool allocate) {
     if (const char* why = not_plain(self))
         return why;
-    if (index.scalar_type() != at::kLong || !index.device().is_cpu() ||
-        index.layout() != at::kStrided)
-        return "index not an int64 CPU tensor";
+    if ((index.scalar_type() != at::kLong && index.scalar_type() != at::kInt) ||
+        !index.device().is_cpu() || index.layout() != at::kStrided)
+        return "index not an int32 or int64 CPU tensor";
     const int64_t rank = self.dim();
     if (rank == 0 || index.dim() != rank)
         return "0-d tensors or ranks that differ";
@@ -54,11 +54,11 @@ const char* gather_on_sgk(const at::Tensor& self, int64_t dim, const at::Tensor&
                       r = extent(self.sizes(), dim + 1, rank), n = index.size(dim);
         if (b == 1) {
             const Operand data(type, {s, r}, self.const_data_ptr());
-            const Operand idx(SGK_INT64, {n}, rows.const_data_ptr());
+            const Operand idx(index_type(rows), {n}, rows.const_data_ptr());
             status = sgk_gather(data.get(), idx.get(), 0, out.data_ptr());
         } else {
             const Operand data(type, {b, s, r}, self.const_data_ptr());
-            const Operand idx(SGK_INT64, {b, n, 1}, rows.const_data_ptr());
+            const Operand idx(index_type(rows), {b, n, 1}, rows.const_data_ptr());
             status = sgk_gather_nd(data.get(), idx.get(), 1, out.data_ptr());
         }
     } else {

@@ -8,6 +8,7 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/MemoryOverlap.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/mul.h>
 #include <ATen/ops/stack.h>
 #include <ATen/ops/zeros.h>
 #include <c10/core/WrapDimMinimal.h>
@@ -42,6 +43,18 @@ bool is_one(const at::Scalar& alpha) {
         return alpha.toDouble() == 1.0;
     return alpha.toComplexDouble() == c10::complex<double>(1.0, 0.0);
 }
+
+// index_add's alpha: PyTorch adds alpha * source.  For integers that is
+// exact in any grouping (wrapping), so sgk adds a scaled copy; for floats
+// PyTorch may fuse the multiply into the add, so only alpha = 1 is served.
+const char* unserved_alpha(const at::Scalar& alpha, const at::Tensor& self) {
+    if (is_one(alpha))
+        return nullptr;
+    if (at::isIntegralType(self.scalar_type(), false) && alpha.isIntegral(false))
+        return nullptr;
+    return "alpha other than 1 on floats";
+}
+
 
 const char* overlapping(const at::Tensor& written, std::initializer_list<const at::Tensor*> inputs) {
     for (const at::Tensor* input : inputs)
@@ -247,28 +260,36 @@ const char* embedding_backward_on_sgk(const at::Tensor& grad, const at::Tensor& 
     return nullptr;
 }
 
+// alpha * source, which sgk adds, when alpha is not 1 (integers only).
+at::Tensor scaled(const at::Tensor& source, const at::Scalar& alpha, const char* refused) {
+    return refused || is_one(alpha) ? source : at::mul(source, alpha);
+}
+
 }  // namespace
 
 at::Tensor index_add(const at::Tensor& self, int64_t dim, const at::Tensor& index,
                      const at::Tensor& source, const at::Scalar& alpha) {
     at::Tensor out;
-    return updated(Op::index_add, add_update, self, dim, index, source, out, Into::fresh,
-                   is_one(alpha) ? nullptr : "alpha other than 1", [&]() -> at::Tensor& {
+    const char* refused = unserved_alpha(alpha, self);
+    return updated(Op::index_add, add_update, self, dim, index, scaled(source, alpha, refused), out,
+                   Into::fresh, refused, [&]() -> at::Tensor& {
                        return out = at::cpu::index_add(self, dim, index, source, alpha);
                    });
 }
 at::Tensor& index_add_(at::Tensor& self, int64_t dim, const at::Tensor& index,
                        const at::Tensor& source, const at::Scalar& alpha) {
     at::Tensor out;
-    updated(Op::index_add, add_update, self, dim, index, source, out, Into::self,
-            is_one(alpha) ? nullptr : "alpha other than 1",
+    const char* refused = unserved_alpha(alpha, self);
+    updated(Op::index_add, add_update, self, dim, index, scaled(source, alpha, refused), out,
+            Into::self, refused,
             [&]() -> at::Tensor& { return at::cpu::index_add_(self, dim, index, source, alpha); });
     return self;
 }
 at::Tensor& index_add_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
                           const at::Tensor& source, const at::Scalar& alpha, at::Tensor& out) {
-    return updated(Op::index_add, add_update, self, dim, index, source, out, Into::out,
-                   is_one(alpha) ? nullptr : "alpha other than 1", [&]() -> at::Tensor& {
+    const char* refused = unserved_alpha(alpha, self);
+    return updated(Op::index_add, add_update, self, dim, index, scaled(source, alpha, refused), out,
+                   Into::out, refused, [&]() -> at::Tensor& {
                        return at::cpu::index_add_outf(self, dim, index, source, alpha, out);
                    });
 }

@@ -109,7 +109,8 @@ struct Scatter {
 sgk_status run(const Operand& data, const at::Tensor& rows, const at::Tensor& index,
                const Operand& updates, int64_t dim, sgk_reduction reduction, void* output) {
     if (rows.defined()) {
-        const Operand idx(SGK_INT64, {rows.numel(), 1}, rows.const_data_ptr());
+        const Operand idx(rows.scalar_type() == at::kLong ? SGK_INT64 : SGK_INT32, {rows.numel(), 1},
+                          rows.const_data_ptr());
         return sgk_scatter_nd(data.get(), idx.get(), updates.get(), reduction, output);
     }
     return sgk_scatter_elements(data.get(), Operand(index).get(), updates.get(), dim, reduction,
@@ -123,9 +124,9 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
                            const at::Scalar* value, at::Tensor& out, Into into) {
     if (const char* why = not_plain(self))
         return why;
-    if (index.scalar_type() != at::kLong || !index.device().is_cpu() ||
-        index.layout() != at::kStrided)
-        return "index not an int64 CPU tensor";
+    if ((index.scalar_type() != at::kLong && index.scalar_type() != at::kInt) ||
+        !index.device().is_cpu() || index.layout() != at::kStrided)
+        return "index not an int32 or int64 CPU tensor";
     const int64_t rank = self.dim();
     if (rank == 0 || index.dim() != rank)
         return "0-d tensors or ranks that differ";
