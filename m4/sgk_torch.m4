@@ -27,12 +27,12 @@ AS_CASE(["$with_torch"],
   [yes|check], [
     for p in "$srcdir/.venv/bin/python" ${VIRTUAL_ENV:+"$VIRTUAL_ENV/bin/python"}; do
         AS_IF([test -x "$p" && "$p" -c 'import torch' >/dev/null 2>&1],
-              [sgk_torch_python=$p; break])
+              [sgk_torch_python=`cd "$(dirname "$p")" && pwd`/`basename "$p"`; break])
     done
     AS_IF([test -z "$sgk_torch_python"],
           [sgk_torch_why="no python with torch in $srcdir/.venv${VIRTUAL_ENV:+ or $VIRTUAL_ENV} (scripts/setup-test-venv installs it; or --with-torch=PYTHON)"])],
   [AS_IF(["$with_torch" -c 'import torch' >/dev/null 2>&1],
-         [sgk_torch_python=$with_torch],
+         [sgk_torch_python=`command -v "$with_torch"`],
          [sgk_torch_why="$with_torch cannot import torch"])])
 
 AS_IF([test -n "$sgk_torch_python"], [

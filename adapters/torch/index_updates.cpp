@@ -58,7 +58,7 @@ const char* unserved_alpha(const at::Scalar& alpha, const at::Tensor& self) {
 
 const char* overlapping(const at::Tensor& written, std::initializer_list<const at::Tensor*> inputs) {
     for (const at::Tensor* input : inputs)
-        if (at::get_overlap_status(written, *input) != at::MemOverlapStatus::No)
+        if (may_overlap(written, *input))
             return "self overlapping an input";
     return nullptr;
 }

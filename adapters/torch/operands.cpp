@@ -89,6 +89,13 @@ int64_t first_negative(const at::Tensor& index) {
     return first_negative_of(index.const_data_ptr<int32_t>(), index.numel());
 }
 
+bool may_overlap(const at::Tensor& written, const at::Tensor& input) {
+    if (!written.has_storage() || !input.has_storage() ||
+        !written.storage().is_alias_of(input.storage()))
+        return false;
+    return at::get_overlap_status(written, input) != at::MemOverlapStatus::No;
+}
+
 const char* unusable_out(const at::Tensor& out, at::IntArrayRef sizes, at::ScalarType type,
                          std::initializer_list<const at::Tensor*> inputs) {
     if (const char* why = not_plain(out))
@@ -98,7 +105,7 @@ const char* unusable_out(const at::Tensor& out, at::IntArrayRef sizes, at::Scala
     if (out.scalar_type() != type)
         return "out= of another type";
     for (const at::Tensor* input : inputs)
-        if (input->defined() && at::get_overlap_status(out, *input) != at::MemOverlapStatus::No)
+        if (input->defined() && may_overlap(out, *input))
             return "out= overlapping an input";
     return nullptr;
 }

@@ -37,6 +37,12 @@ struct Operand {
 // counts them from the end.  Returns the first one's flat position, or -1.
 int64_t first_negative(const at::Tensor& contiguous_index);
 
+// Whether writing `written` may change what `input` reads: they share a
+// buffer and PyTorch cannot rule out a common element.  Tensors of
+// separate buffers never overlap, whatever their strides (an expanded
+// index, stride 0, overlaps itself only).
+bool may_overlap(const at::Tensor& written, const at::Tensor& input);
+
 // out= and in-place results: whether `out` may be written by sgk as the
 // result of shape `sizes` and type `type`, without touching any input.
 const char* unusable_out(const at::Tensor& out, at::IntArrayRef sizes, at::ScalarType type,

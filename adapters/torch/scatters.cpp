@@ -161,7 +161,7 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
     }
     if (into == Into::self) {
         for (const at::Tensor* input : {&index, src})
-            if (input && at::get_overlap_status(self, *input) != at::MemOverlapStatus::No)
+            if (input && may_overlap(self, *input))
                 return "self overlapping an input";
     } else if (into == Into::out) {
         if (out.is_same(self))

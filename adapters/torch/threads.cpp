@@ -35,17 +35,27 @@ std::atomic<int> installed_workers{0};
 std::mutex install_lock;
 std::once_flag atfork_once;
 
-void forget_after_fork() {
+// A forked child inherits neither sgk's backend (sgk drops it at fork and
+// runs serially) nor a working OpenMP pool: libgomp's team of the parent
+// is gone, and a parallel region there waits forever, as PyTorch's own
+// kernels do unless the child sets one thread (DataLoader workers do).
+// So sgk stays serial in the child, whatever its thread count.
+std::atomic<bool> forked_child{false};
+
+void after_fork_in_child() {
+    forked_child.store(true, std::memory_order_relaxed);
     installed_workers.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace
 
 void sync_threads() {
+    if (forked_child.load(std::memory_order_relaxed))
+        return;
     const int workers = at::get_num_threads();
     if (installed_workers.load(std::memory_order_relaxed) == workers)
         return;
-    std::call_once(atfork_once, [] { pthread_atfork(nullptr, nullptr, forget_after_fork); });
+    std::call_once(atfork_once, [] { pthread_atfork(nullptr, nullptr, after_fork_in_child); });
     std::lock_guard<std::mutex> hold(install_lock);
     sgk_parallel_backend backend{};
     backend.parallel_for = torch_parallel_for;

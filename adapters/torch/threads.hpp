@@ -5,10 +5,9 @@
 
 namespace sgk_torch {
 
-// Before each served call: installs the backend when it is not installed,
-// when torch's thread count changed since, or in a forked child (whose
-// sgk runs serially until a backend is installed again).  Cheap when
-// nothing changed.
+// Before each served call: installs the backend when it is not installed
+// or when torch's thread count changed since.  Cheap when nothing changed.
+// In a forked child sgk stays serial (threads.cpp says why).
 void sync_threads();
 // Back to sgk's OpenMP (disable()).
 void uninstall_threads();
