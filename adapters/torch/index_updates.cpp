@@ -8,7 +8,9 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/MemoryOverlap.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/full.h>
 #include <ATen/ops/mul.h>
+#include <ATen/ops/ones.h>
 #include <ATen/ops/stack.h>
 #include <ATen/ops/zeros.h>
 #include <c10/core/WrapDimMinimal.h>
@@ -16,6 +18,7 @@
 #include "counters.hpp"
 #include "kernels.hpp"
 #include "operands.hpp"
+#include "reductions.hpp"
 #include "threads.hpp"
 
 namespace sgk_torch {
@@ -26,13 +29,17 @@ enum class Into { fresh, self, out };
 
 struct IndexUpdate {
     const char* name;
-    sgk_reduction reduction;
+    Reduction reduction;
     Raises raises;
     bool int32_index;  // whether PyTorch takes an int32 index too
 };
 
-const IndexUpdate add_update{"index_add", SGK_REDUCE_ADD, Raises::runtime_error, true};
-const IndexUpdate copy_update{"index_copy", SGK_REDUCE_NONE, Raises::index_error, false};
+const IndexUpdate add_update{"index_add", {SGK_REDUCE_ADD}, Raises::runtime_error, true};
+const IndexUpdate copy_update{"index_copy", {}, Raises::index_error, false};
+
+IndexUpdate reduce_update(c10::string_view reduce, bool include_self) {
+    return {"index_reduce", two_reduction(reduce, include_self, false), Raises::index_error, true};
+}
 
 bool is_one(const at::Scalar& alpha) {
     if (alpha.isBoolean())
@@ -76,8 +83,8 @@ const char* index_update_on_sgk(const IndexUpdate& call, const at::Tensor& self,
     if (!(index.scalar_type() == at::kLong || (call.int32_index && index.scalar_type() == at::kInt)) ||
         index.dim() > 1 || not_plain(index))
         return "index not a contiguous 1-d integer tensor of the type PyTorch takes";
-    if (call.reduction == SGK_REDUCE_ADD && self.scalar_type() == at::kBool)
-        return "boolean reduction";
+    if (const char* why = unserved_reduction(call.reduction, self.scalar_type(), true))
+        return why;
     const int64_t rank = self.dim();
     if (rank == 0 || source.dim() != rank)
         return "0-d tensors or ranks that differ";
@@ -111,17 +118,11 @@ const char* index_update_on_sgk(const IndexUpdate& call, const at::Tensor& self,
     const sgk_dtype type = *sgk_type_of(self.scalar_type());
     const int64_t b = extent(self.sizes(), 0, dim), s = self.size(dim),
                   r = extent(self.sizes(), dim + 1, rank);
-    sgk_status status;
-    if (b == 1) {
-        const Operand data(type, {s, r}, self.const_data_ptr());
-        const Operand idx(index.scalar_type() == at::kLong ? SGK_INT64 : SGK_INT32, {n, 1},
-                          index.const_data_ptr());
-        const Operand updates(type, {n, r}, source.const_data_ptr());
-        status = sgk_scatter_nd(data.get(), idx.get(), updates.get(), call.reduction, out.data_ptr());
-    } else {
-        // Leading dimensions: (batch, position) pairs, b * n of them, so
-        // that each update is still a row of r elements.
-        std::vector<int64_t> pairs(static_cast<size_t>(b * n * 2));
+    // With leading dimensions: (batch, position) pairs, b * n of them, so
+    // that each update is still a row of r elements.
+    std::vector<int64_t> pairs;
+    if (b > 1) {
+        pairs.resize(static_cast<size_t>(b * n * 2));
         const at::Tensor wide = index.to(at::kLong);
         const int64_t* positions = wide.const_data_ptr<int64_t>();
         for (int64_t i = 0; i < b; ++i)
@@ -129,12 +130,44 @@ const char* index_update_on_sgk(const IndexUpdate& call, const at::Tensor& self,
                 pairs[static_cast<size_t>((i * n + j) * 2)] = i;
                 pairs[static_cast<size_t>((i * n + j) * 2 + 1)] = positions[j];
             }
-        const Operand data(type, {b, s, r}, self.const_data_ptr());
-        const Operand idx(SGK_INT64, {b, n, 2}, pairs.data());
-        const Operand updates(type, {b, n, r}, source.const_data_ptr());
-        status = sgk_scatter_nd(data.get(), idx.get(), updates.get(), call.reduction, out.data_ptr());
     }
-    return check(status, call.raises) ? nullptr : sgk_status_name(status);
+    const sgk_dtype positions = index.scalar_type() == at::kLong ? SGK_INT64 : SGK_INT32;
+    const auto scatter_rows = [&](const void* data, const void* updates, sgk_reduction reduction,
+                                  void* output) {
+        if (b == 1)
+            return sgk_scatter_nd(Operand(type, {s, r}, data).get(),
+                                  Operand(positions, {n, 1}, index.const_data_ptr()).get(),
+                                  Operand(type, {n, r}, updates).get(), reduction, output);
+        return sgk_scatter_nd(Operand(type, {b, s, r}, data).get(),
+                              Operand(SGK_INT64, {b, n, 2}, pairs.data()).get(),
+                              Operand(type, {b, n, r}, updates).get(), reduction, output);
+    };
+    const Reduction& red = call.reduction;
+    sgk_status status;
+    if (!red.include_self) {
+        // PyTorch fills the touched places with the identity, then reduces.
+        const at::Tensor start = at::full(source.sizes(), identity(red, self.scalar_type()),
+                                          self.options());
+        status = scatter_rows(self.const_data_ptr(), start.const_data_ptr(), SGK_REDUCE_NONE,
+                              out.data_ptr());
+        if (status == SGK_OK)
+            status = scatter_rows(out.const_data_ptr(), source.const_data_ptr(), red.sgk,
+                                  out.data_ptr());
+    } else {
+        status = scatter_rows(self.const_data_ptr(), source.const_data_ptr(), red.sgk,
+                              out.data_ptr());
+    }
+    if (!check(status, call.raises))
+        return sgk_status_name(status);
+    if (red.mean) {
+        at::Tensor count = start_count(self, red);
+        const at::Tensor ones = at::ones(source.sizes(), self.options());
+        status = scatter_rows(count.const_data_ptr(), ones.const_data_ptr(), SGK_REDUCE_ADD,
+                              count.data_ptr());
+        TORCH_CHECK(status == SGK_OK, "index_reduce mean: counting failed: ", sgk_last_error());
+        divide_by_count(out, count);
+    }
+    return nullptr;
 }
 
 template <typename Fallback>
@@ -314,6 +347,34 @@ at::Tensor& index_copy_out(const at::Tensor& self, int64_t dim, const at::Tensor
     return updated(Op::index_copy, copy_update, self, dim, index, source, out, Into::out, nullptr,
                    [&]() -> at::Tensor& {
                        return at::cpu::index_copy_outf(self, dim, index, source, out);
+                   });
+}
+
+at::Tensor index_reduce(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                        const at::Tensor& source, c10::string_view reduce, bool include_self) {
+    at::Tensor out;
+    return updated(Op::index_reduce, reduce_update(reduce, include_self), self, dim, index, source,
+                   out, Into::fresh, nullptr, [&]() -> at::Tensor& {
+                       return out = at::cpu::index_reduce(self, dim, index, source, reduce,
+                                                          include_self);
+                   });
+}
+at::Tensor& index_reduce_(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                          const at::Tensor& source, c10::string_view reduce, bool include_self) {
+    at::Tensor out;
+    updated(Op::index_reduce, reduce_update(reduce, include_self), self, dim, index, source, out,
+            Into::self, nullptr, [&]() -> at::Tensor& {
+                return at::cpu::index_reduce_(self, dim, index, source, reduce, include_self);
+            });
+    return self;
+}
+at::Tensor& index_reduce_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                             const at::Tensor& source, c10::string_view reduce, bool include_self,
+                             at::Tensor& out) {
+    return updated(Op::index_reduce, reduce_update(reduce, include_self), self, dim, index, source,
+                   out, Into::out, nullptr, [&]() -> at::Tensor& {
+                       return at::cpu::index_reduce_outf(self, dim, index, source, reduce,
+                                                         include_self, out);
                    });
 }
 

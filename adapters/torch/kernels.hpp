@@ -64,7 +64,7 @@ at::Tensor& scatter_reduce_two_out(const at::Tensor& self, int64_t dim, const at
                                    const at::Tensor& src, c10::string_view reduce,
                                    bool include_self, at::Tensor& out);
 
-// index_updates.cpp: index_add, index_copy, _index_put_impl_,
+// index_updates.cpp: index_add, index_copy, index_reduce, _index_put_impl_,
 // embedding_dense_backward.
 at::Tensor index_add(const at::Tensor& self, int64_t dim, const at::Tensor& index,
                      const at::Tensor& source, const at::Scalar& alpha);
@@ -78,6 +78,13 @@ at::Tensor& index_copy_(at::Tensor& self, int64_t dim, const at::Tensor& index,
                         const at::Tensor& source);
 at::Tensor& index_copy_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
                            const at::Tensor& source, at::Tensor& out);
+at::Tensor index_reduce(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                        const at::Tensor& source, c10::string_view reduce, bool include_self);
+at::Tensor& index_reduce_(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                          const at::Tensor& source, c10::string_view reduce, bool include_self);
+at::Tensor& index_reduce_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                             const at::Tensor& source, c10::string_view reduce, bool include_self,
+                             at::Tensor& out);
 at::Tensor& index_put_impl_(at::Tensor& self, const c10::List<std::optional<at::Tensor>>& indices,
                             const at::Tensor& values, bool accumulate, bool unsafe);
 at::Tensor embedding_dense_backward(const at::Tensor& grad_output, const at::Tensor& indices,

@@ -58,6 +58,9 @@ void register_kernels(torch::Library& m) {
     m.impl("index_copy", TORCH_FN(index_copy));
     m.impl("index_copy_", TORCH_FN(index_copy_));
     m.impl("index_copy.out", TORCH_FN(index_copy_out));
+    m.impl("index_reduce", TORCH_FN(index_reduce));
+    m.impl("index_reduce_", TORCH_FN(index_reduce_));
+    m.impl("index_reduce.out", TORCH_FN(index_reduce_out));
     m.impl("_index_put_impl_", TORCH_FN(index_put_impl_));
     m.impl("embedding_dense_backward", TORCH_FN(embedding_dense_backward));
 }

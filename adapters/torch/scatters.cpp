@@ -1,101 +1,23 @@
 // scatter, scatter_add and scatter_reduce on sgk's ScatterElements, and on
 // ScatterND with k = 1 when the index picks whole rows (rows.hpp).
-#include <cmath>
-#include <limits>
 
 #include <ATen/CPUFunctions.h>
-#include <ATen/Dispatch.h>
 #include <ATen/MemoryOverlap.h>
 #include <ATen/ops/empty.h>
-#include <ATen/ops/eq.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/ones.h>
-#include <ATen/ops/zeros.h>
 #include <c10/core/WrapDimMinimal.h>
 
 #include "counters.hpp"
 #include "kernels.hpp"
 #include "operands.hpp"
+#include "reductions.hpp"
 #include "rows.hpp"
 #include "threads.hpp"
 
 namespace sgk_torch {
 
 namespace {
-
-// What a call computes, from its overload and its reduce argument.
-struct Reduction {
-    sgk_reduction sgk = SGK_REDUCE_NONE;
-    bool mean = false;          // a sum, then divided by the count
-    bool include_self = true;   // false: touched places start from the identity
-    const char* unknown = nullptr;
-};
-
-Reduction legacy_reduction(c10::string_view reduce) {
-    Reduction r;
-    if (reduce == "add")
-        r.sgk = SGK_REDUCE_ADD;
-    else if (reduce == "multiply")
-        r.sgk = SGK_REDUCE_MUL;
-    else
-        r.unknown = "unknown reduce";
-    return r;
-}
-
-Reduction two_reduction(c10::string_view reduce, bool include_self) {
-    Reduction r;
-    r.include_self = include_self;
-    if (reduce == "sum")
-        r.sgk = SGK_REDUCE_ADD;
-    else if (reduce == "prod")
-        r.sgk = SGK_REDUCE_MUL;
-    else if (reduce == "mean")
-        r.sgk = SGK_REDUCE_ADD, r.mean = true;
-    else if (reduce == "amax")
-        r.sgk = SGK_REDUCE_MAX;
-    else if (reduce == "amin")
-        r.sgk = SGK_REDUCE_MIN;
-    else
-        r.unknown = "unknown reduce";
-    return r;
-}
-
-// The value a place holds before its first update when include_self is
-// false: PyTorch writes it there, then reduces; so do we, to the bit.
-at::Scalar identity(const Reduction& r, at::ScalarType type) {
-    const bool floating = at::isFloatingType(type);
-    switch (r.sgk) {
-    case SGK_REDUCE_MUL: return 1;
-    case SGK_REDUCE_MAX:
-        if (floating)
-            return -std::numeric_limits<double>::infinity();
-        return AT_DISPATCH_INTEGRAL_TYPES(type, "identity", [] {
-            return at::Scalar(std::numeric_limits<scalar_t>::lowest());
-        });
-    case SGK_REDUCE_MIN:
-        if (floating)
-            return std::numeric_limits<double>::infinity();
-        return AT_DISPATCH_INTEGRAL_TYPES(type, "identity", [] {
-            return at::Scalar(std::numeric_limits<scalar_t>::max());
-        });
-    default:
-        return 0;
-    }
-}
-
-// Types whose reduction sgk computes as PyTorch does; the others
-// (complex products and extrema, boolean reductions) go to PyTorch.
-const char* unserved_reduction(const Reduction& r, at::ScalarType type, bool reduce_two) {
-    if (r.unknown)
-        return r.unknown;
-    if (r.sgk == SGK_REDUCE_NONE)
-        return nullptr;
-    if (type == at::kBool)
-        return "boolean reduction";
-    if (at::isComplexType(type) && (reduce_two || r.sgk != SGK_REDUCE_ADD))
-        return "complex reduction";
-    return nullptr;
-}
 
 enum class Into { fresh, self, out };
 
@@ -142,7 +64,7 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
             return "index larger than self or src";
     if (index.numel() == 0)
         return "empty index";
-    if (const char* why = unserved_reduction(call.reduction, self.scalar_type(), call.reduce_two))
+    if (const char* why = unserved_reduction(call.reduction, self.scalar_type(), !call.reduce_two))
         return why;
 
     // The updates: src over the index's extent, which must be a
@@ -201,19 +123,12 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
     if (!check(status, Raises::runtime_error))
         return sgk_status_name(status);
     if (r.mean) {
-        // PyTorch's mean: the sum over a count that starts at 1 (self
-        // included) or 0, untouched places divided by 1.
-        at::Tensor count = r.include_self ? at::ones(self.sizes(), self.options())
-                                          : at::zeros(self.sizes(), self.options());
+        at::Tensor count = start_count(self, r);
         const at::Tensor ones = at::ones(updates.sizes(), self.options());
         status = run(Operand(count), rows, index, Operand(ones), dim, SGK_REDUCE_ADD,
                      count.data_ptr());
         TORCH_CHECK(status == SGK_OK, "scatter_reduce mean: counting failed: ", sgk_last_error());
-        count.masked_fill_(at::eq(count, 0), 1);
-        if (at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()))
-            out.div_(count);
-        else
-            out.div_(count, "floor");
+        divide_by_count(out, count);
     }
     return nullptr;
 }

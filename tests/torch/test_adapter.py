@@ -117,13 +117,17 @@ def test_gradcheck():
         "take_along_dim": lambda x: torch.take_along_dim(x, idx, 0),
         "embedding": lambda w: F.embedding(ids, w),
     }
+    for reduce in ("prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            cases[f"index_reduce {reduce} {include_self}"] = (
+                lambda x, u, r=reduce, i=include_self: x.index_reduce(0, rows, u, r, include_self=i))
     for reduce in ("sum", "prod", "mean", "amax", "amin"):
         for include_self in (True, False):
             cases[f"scatter_reduce {reduce} {include_self}"] = (
                 lambda x, s, r=reduce, i=include_self: x.scatter_reduce(0, idx, s, r, include_self=i))
     inputs = {1: (x,), 2: None}
     base = {op: served(op) for op in ("gather", "scatter_reduce", "embedding_dense_backward",
-                                      "index_add", "index_put")}
+                                      "index_add", "index_put", "index_reduce")}
     with sgk_torch.enabled():
         for name, fn in cases.items():
             nargs = fn.__code__.co_argcount - (len(fn.__defaults__) if fn.__defaults__ else 0)
@@ -189,6 +193,12 @@ def bad_index_cases():
         ("index_add_ negative", lambda a: a.index_add_(0, torch.tensor([-1]), torch.ones(1, 3))),
         ("index_copy_", lambda a: a.index_copy_(0, rows_big, torch.ones(2, 3))),
         ("index_copy_ negative", lambda a: a.index_copy_(0, torch.tensor([-2]), torch.ones(1, 3))),
+        ("index_reduce_ amax", lambda a: a.index_reduce_(0, rows_big, torch.ones(2, 3), "amax",
+                                                         include_self=False)),
+        ("index_reduce_ mean negative", lambda a: a.index_reduce_(0, torch.tensor([-1]),
+                                                                  torch.ones(1, 3), "mean")),
+        ("index_reduce_ dim 1", lambda a: a.index_reduce_(1, torch.tensor([3]), torch.ones(4, 1),
+                                                          "prod")),
         ("index_put_", lambda a: a.index_put_((rows_big,), torch.ones(2, 3))),
         ("index_put_ accumulate", lambda a: a.index_put_((rows_big,), torch.ones(2, 3),
                                                          accumulate=True)),

@@ -20,11 +20,13 @@ SERVED = {
     "index_select": "index_select", "nn.functional.embedding": "index_select",
     "scatter": "scatter", "scatter_add": "scatter_add", "scatter_reduce": "scatter_reduce",
     "index_add": "index_add", "index_copy": "index_copy", "index_put": "index_put",
+    "index_reduce": "index_reduce",
 }
 # Float results whose order of accumulation differs between PyTorch's
 # paths: compared within PyTorch's tolerance.
 REORDERED = {("scatter_add", ""), ("scatter_reduce", "sum"), ("scatter_reduce", "prod"),
-             ("scatter_reduce", "mean"), ("index_add", ""), ("index_put", ""), ("scatter", "")}
+             ("scatter_reduce", "mean"), ("index_add", ""), ("index_put", ""), ("scatter", ""),
+             ("index_reduce", "prod"), ("index_reduce", "mean")}
 
 
 def run(fn, sample, inplace=False, out=None):
