@@ -8,6 +8,7 @@
 #include "kernels.hpp"
 #include "operands.hpp"
 #include "rows.hpp"
+#include "size_rule.hpp"
 #include "threads.hpp"
 
 namespace sgk_torch {
@@ -38,6 +39,10 @@ const char* gather_on_sgk(const at::Tensor& self, int64_t dim, const at::Tensor&
             return "index larger than self";
     if (index.numel() == 0)
         return "empty index";
+    const at::Tensor rows = row_index(index, dim, self.sizes(), true);
+    if (!rows.defined())
+        if (const char* why = elements_too_large(index.numel()))
+            return why;
     if (allocate)
         out = at::empty(index.sizes(), self.options());
     else if (const char* why = unusable_out(out, index.sizes(), self.scalar_type(), {&self, &index}))
@@ -46,7 +51,6 @@ const char* gather_on_sgk(const at::Tensor& self, int64_t dim, const at::Tensor&
     sync_threads();
     const sgk_dtype type = *sgk_type_of(self.scalar_type());
     sgk_status status;
-    const at::Tensor rows = row_index(index, dim, self.sizes(), true);
     if (rows.defined()) {
         if (int64_t bad = first_negative(rows); bad >= 0)
             raise_negative("gather", rows, bad, dim, self.size(dim), Raises::runtime_error);
@@ -112,6 +116,8 @@ const char* take_on_sgk(const at::Tensor& self, const at::Tensor& index, at::Ten
         return "0-d index";
     if (index.numel() == 0 || self.numel() == 0)
         return "empty";
+    if (const char* why = elements_too_large(index.numel()))
+        return why;
     if (allocate)
         out = at::empty(index.sizes(), self.options());
     else if (const char* why = unusable_out(out, index.sizes(), self.scalar_type(), {&self, &index}))

@@ -10,6 +10,7 @@ SGK_TORCH_SOURCES = \
 	adapters/torch/operands.cpp adapters/torch/operands.hpp \
 	adapters/torch/rows.cpp adapters/torch/rows.hpp \
 	adapters/torch/reductions.cpp adapters/torch/reductions.hpp \
+	adapters/torch/size_rule.cpp adapters/torch/size_rule.hpp \
 	adapters/torch/threads.cpp adapters/torch/threads.hpp \
 	adapters/torch/kernels.hpp \
 	adapters/torch/gathers.cpp \

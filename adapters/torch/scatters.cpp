@@ -13,6 +13,7 @@
 #include "operands.hpp"
 #include "reductions.hpp"
 #include "rows.hpp"
+#include "size_rule.hpp"
 #include "threads.hpp"
 
 namespace sgk_torch {
@@ -72,6 +73,9 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
     const at::Tensor rows = dim == 0 ? row_index(index, dim, self.sizes(), false) : at::Tensor();
     if (!rows.defined() && !index.is_contiguous())
         return "index neither contiguous nor rows (stride 0 after dim 0)";
+    if (!rows.defined())
+        if (const char* why = elements_too_large(index.numel()))
+            return why;
     at::Tensor updates;
     if (src) {
         updates = *src;
