@@ -17,7 +17,7 @@ constexpr size_t op_count = static_cast<size_t>(Op::count_);
 
 constexpr std::array<const char*, op_count> names = {
     "gather", "scatter", "scatter_add", "scatter_reduce", "index_select", "index_add",
-    "index_copy", "index_reduce", "index_put", "take", "embedding_dense_backward"};
+    "index_copy", "index_reduce", "index_fill", "index_put", "take", "embedding_dense_backward"};
 
 // Served calls are the hot path: a relaxed atomic each.  Fallbacks carry a
 // reason, kept in a map under a lock: they are the slow path anyway.

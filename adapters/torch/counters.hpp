@@ -10,7 +10,7 @@ namespace sgk_torch {
 
 enum class Op {
     gather, scatter, scatter_add, scatter_reduce, index_select, index_add, index_copy,
-    index_reduce, index_put, take, embedding_dense_backward, count_
+    index_reduce, index_fill, index_put, take, embedding_dense_backward, count_
 };
 
 const char* op_name(Op op);

@@ -14,11 +14,13 @@
 #include <ATen/ops/stack.h>
 #include <ATen/ops/zeros.h>
 #include <c10/core/WrapDimMinimal.h>
+#include <c10/util/accumulate.h>
 
 #include "counters.hpp"
 #include "kernels.hpp"
 #include "operands.hpp"
 #include "reductions.hpp"
+#include "size_rule.hpp"
 #include "threads.hpp"
 
 namespace sgk_torch {
@@ -31,11 +33,16 @@ struct IndexUpdate {
     const char* name;
     Reduction reduction;
     Raises raises;
-    bool int32_index;  // whether PyTorch takes an int32 index too
+    bool int32_index;        // whether PyTorch takes an int32 index too
+    bool negatives_wrap = false;  // whether PyTorch counts negative indices from the end
 };
 
 const IndexUpdate add_update{"index_add", {SGK_REDUCE_ADD}, Raises::runtime_error, true};
 const IndexUpdate copy_update{"index_copy", {}, Raises::index_error, false};
+
+// index_fill: a copy of one value into the rows, negative indices counting
+// from the end as in sgk.
+const IndexUpdate fill_update{"index_fill", {}, Raises::index_error, false, true};
 
 IndexUpdate reduce_update(c10::string_view reduce, bool include_self) {
     return {"index_reduce", two_reduction(reduce, include_self, false), Raises::index_error, true};
@@ -108,8 +115,9 @@ const char* index_update_on_sgk(const IndexUpdate& call, const at::Tensor& self,
     }
 
     sync_threads();
-    if (int64_t bad = first_negative(index); bad >= 0)
-        raise_negative(call.name, index, bad, dim, self.size(dim), call.raises);
+    if (!call.negatives_wrap)
+        if (int64_t bad = first_negative(index); bad >= 0)
+            raise_negative(call.name, index, bad, dim, self.size(dim), call.raises);
     if (into == Into::fresh)
         out = at::empty(self.sizes(), self.options());
     if (into == Into::self)
@@ -376,6 +384,39 @@ at::Tensor& index_reduce_out(const at::Tensor& self, int64_t dim, const at::Tens
                        return at::cpu::index_reduce_outf(self, dim, index, source, reduce,
                                                          include_self, out);
                    });
+}
+
+// sgk has no fill: the value goes in as rows of a tensor made for the
+// call, which doubles the bytes written.  So only fills within the size
+// rule's bound reach sgk (where the call's overhead, not its bytes, is
+// the cost); larger ones stay with PyTorch's kernel.
+at::Tensor& index_fill_(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                        const at::Scalar& value) {
+    at::Tensor out, rows;
+    const char* refused = nullptr;
+    if (self.dim() == 0 || dim < -self.dim() || dim >= self.dim())
+        refused = "0-d self or dim out of range";
+    else if (index.dim() > 1 || !index.defined())
+        refused = "index of more than one dimension";
+    else {
+        auto sizes = self.sizes().vec();
+        sizes[c10::maybe_wrap_dim(dim, self.dim())] = index.numel();
+        refused = elements_too_large(c10::multiply_integers(sizes));
+        if (!refused)
+            rows = at::full(sizes, value, self.options());
+    }
+    updated(Op::index_fill, fill_update, self, dim, index, rows, out, Into::self, refused,
+            [&]() -> at::Tensor& { return at::cpu::index_fill_(self, dim, index, value); });
+    return self;
+}
+
+at::Tensor& index_fill_tensor_(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                               const at::Tensor& value) {
+    if (value.dim() != 0 || !value.device().is_cpu()) {
+        count_fallback(Op::index_fill, "value not a 0-d CPU tensor");
+        return at::cpu::index_fill_(self, dim, index, value);
+    }
+    return index_fill_(self, dim, index, value.item());
 }
 
 at::Tensor& index_put_impl_(at::Tensor& self, const c10::List<std::optional<at::Tensor>>& indices,

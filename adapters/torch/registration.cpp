@@ -61,6 +61,8 @@ void register_kernels(torch::Library& m) {
     m.impl("index_reduce", TORCH_FN(index_reduce));
     m.impl("index_reduce_", TORCH_FN(index_reduce_));
     m.impl("index_reduce.out", TORCH_FN(index_reduce_out));
+    m.impl("index_fill_.int_Scalar", TORCH_FN(index_fill_));
+    m.impl("index_fill_.int_Tensor", TORCH_FN(index_fill_tensor_));
     m.impl("_index_put_impl_", TORCH_FN(index_put_impl_));
     m.impl("embedding_dense_backward", TORCH_FN(embedding_dense_backward));
 }

@@ -199,6 +199,8 @@ def bad_index_cases():
                                                                   torch.ones(1, 3), "mean")),
         ("index_reduce_ dim 1", lambda a: a.index_reduce_(1, torch.tensor([3]), torch.ones(4, 1),
                                                           "prod")),
+        ("index_fill_", lambda a: a.index_fill_(0, rows_big, 2.0)),
+        ("index_fill_ negative", lambda a: a.index_fill_(1, torch.tensor([-4]), 2.0)),
         ("index_put_", lambda a: a.index_put_((rows_big,), torch.ones(2, 3))),
         ("index_put_ accumulate", lambda a: a.index_put_((rows_big,), torch.ones(2, 3),
                                                          accumulate=True)),

@@ -20,7 +20,7 @@ SERVED = {
     "index_select": "index_select", "nn.functional.embedding": "index_select",
     "scatter": "scatter", "scatter_add": "scatter_add", "scatter_reduce": "scatter_reduce",
     "index_add": "index_add", "index_copy": "index_copy", "index_put": "index_put",
-    "index_reduce": "index_reduce",
+    "index_reduce": "index_reduce", "index_fill": "index_fill",
 }
 # Float results whose order of accumulation differs between PyTorch's
 # paths: compared within PyTorch's tolerance.
