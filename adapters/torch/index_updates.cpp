@@ -158,9 +158,12 @@ const char* index_update_on_sgk(const IndexUpdate& call, const at::Tensor& self,
                                           self.options());
         status = scatter_rows(self.const_data_ptr(), start.const_data_ptr(), SGK_REDUCE_NONE,
                               out.data_ptr());
-        if (status == SGK_OK)
+        if (status == SGK_OK) {
+            // The output holds the identities now: no falling back from here.
             status = scatter_rows(out.const_data_ptr(), source.const_data_ptr(), red.sgk,
                                   out.data_ptr());
+            TORCH_CHECK(status == SGK_OK, call.name, ": ", sgk_last_error());
+        }
     } else {
         status = scatter_rows(self.const_data_ptr(), source.const_data_ptr(), red.sgk,
                               out.data_ptr());

@@ -119,8 +119,11 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
         const at::Tensor start = at::full(updates.sizes(), identity(r, self.scalar_type()),
                                           self.options());
         status = run(data, rows, index, Operand(start), dim, SGK_REDUCE_NONE, out.data_ptr());
-        if (status == SGK_OK)
+        if (status == SGK_OK) {
+            // The output holds the identities now: no falling back from here.
             status = run(result, rows, index, upd, dim, r.sgk, out.data_ptr());
+            TORCH_CHECK(status == SGK_OK, call.name, ": ", sgk_last_error());
+        }
     } else {
         status = run(data, rows, index, upd, dim, r.sgk, out.data_ptr());
     }
