@@ -2,7 +2,9 @@
 extension module (python/ext/) over libsgk's public C API, and a copy of
 libsgk itself inside the package, found by the extension through an
 $ORIGIN rpath, so that an installed sgk needs no environment variable.
-libsgk_openvino.so, when adapters/openvino built it, is copied in too.
+libsgk_openvino.so, when adapters/openvino built it, is copied in too, and
+so is libsgk_torch.so (sgk.torch) when adapters/torch built it against the
+torch this package will run with.
 
     scripts/build && pip install ./python     (or: pip wheel ./python)
 
@@ -22,6 +24,7 @@ EXT_DIR = "ext"
 # extension's libtool output.
 LIBRARY = "libsgk.so.0"
 OPENVINO_EXTENSION = "libsgk_openvino.so"
+TORCH_ADAPTER = "libsgk_torch.so"
 
 
 def build_tree():
@@ -30,7 +33,8 @@ def build_tree():
 
 class BuildWithLibrary(build_ext):
     """Links the extension against the built libsgk and copies the library
-    (and the OpenVINO extension, when built) beside it."""
+    (and the OpenVINO extension and the PyTorch adapter, when built) beside
+    it."""
 
     def run(self):
         import numpy  # a build requirement (pyproject.toml)
@@ -51,6 +55,9 @@ class BuildWithLibrary(build_ext):
                                 OPENVINO_EXTENSION)
         if os.path.exists(openvino):
             self._bundle(openvino, os.path.join(package, OPENVINO_EXTENSION))
+        torch_adapter = os.path.join(build_tree(), "adapters", "torch", ".libs", TORCH_ADAPTER)
+        if os.path.exists(torch_adapter):
+            self._bundle(torch_adapter, os.path.join(package, TORCH_ADAPTER))
 
     def _bundle(self, source, target):
         # the file itself, not libtool's symlink to it

@@ -1,0 +1,160 @@
+"""sgk as PyTorch's CPU kernel for aten's scatter/gather ops::
+
+    import torch, sgk.torch
+    sgk.torch.enable()          # or SGK_TORCH=1 in the environment before import
+    out = x.scatter_reduce(0, index, src, reduce="amax", include_self=False)  # on sgk
+    sgk.torch.disable()         # PyTorch's own kernels again
+    with sgk.torch.enabled():   # on for a block
+        ...
+    sgk.torch.counters()        # {op: {"sgk": served, "fallback": n, "reasons": {...}}}
+
+The adapter (adapters/torch/, libsgk_torch.so) registers its kernels on
+aten's CPU dispatch key, under autograd, so that gradients, torch.no_grad,
+out= and in-place forms keep working; whatever sgk does not serve exactly
+as PyTorch defines it goes to PyTorch's own kernel (docs/torch.md).
+
+The module is built against one torch version (configure's torch) and
+refuses any other with an ImportError before loading: a C++ extension of
+another torch would fail to link, or worse.  Lookup order:
+SGK_TORCH_ADAPTER (a path to libsgk_torch.so); beside the libsgk this
+package loads (an installed package or `make install` keeps them
+together); then a build tree: SGK_BUILD_DIR, then the source tree this
+package sits in (<tree>/adapters/torch/.libs/).
+"""
+import contextlib
+import ctypes
+import json
+import os
+import threading
+
+import torch as _torch
+
+from . import _lib
+
+MODULE = "libsgk_torch.so"
+_MARKER = b"sgk-torch-built-against:"
+
+__all__ = ["enable", "disable", "enabled", "is_enabled", "counters", "reset_counters",
+           "adapter_path", "built_against"]
+
+
+def _candidates():
+    explicit = os.environ.get("SGK_TORCH_ADAPTER")
+    if explicit:
+        return [explicit]
+    found = []
+    try:
+        found.append(os.path.join(os.path.dirname(os.path.abspath(_lib.path())), MODULE))
+    except _lib.LibraryNotFoundError:
+        pass
+    found.append(os.path.join(_lib.package_dir(), MODULE))
+    build = os.environ.get("SGK_BUILD_DIR")
+    if build:
+        found.append(os.path.join(build, "adapters", "torch", ".libs", MODULE))
+    found.append(os.path.join(_lib._REPO, "adapters", "torch", ".libs", MODULE))
+    return found
+
+
+def adapter_path():
+    """The path of libsgk_torch.so.  Raises ImportError, naming the places
+    tried, when sgk was built without the adapter."""
+    tried = _candidates()
+    for path in tried:
+        if os.path.isfile(path):
+            return os.path.abspath(path)
+    raise ImportError(
+        "sgk's PyTorch adapter was not found (./configure builds it when its Python has "
+        "torch; set SGK_TORCH_ADAPTER to its path); tried: " + "; ".join(tried))
+
+
+def built_against(path=None):
+    """The torch version the adapter at `path` was built against, read from
+    the file without loading it."""
+    with open(path or adapter_path(), "rb") as f:
+        data = f.read()
+    at = data.find(_MARKER)
+    if at < 0:
+        raise ImportError(f"{path}: no torch version recorded; not an sgk torch adapter")
+    end = data.index(b"\0", at)
+    return data[at + len(_MARKER):end].decode()
+
+
+def _release(version):
+    return version.split("+")[0]
+
+
+_lock = threading.Lock()
+_adapter = None
+
+
+def _load():
+    global _adapter
+    if _adapter is not None:
+        return _adapter
+    with _lock:
+        if _adapter is not None:
+            return _adapter
+        path = adapter_path()
+        wanted = built_against(path)
+        if _release(wanted) != _release(_torch.__version__):
+            raise ImportError(
+                f"sgk's PyTorch adapter {path} was built against torch {wanted}, but this "
+                f"process runs torch {_torch.__version__}: rebuild sgk (./configure "
+                f"--with-torch=PYTHON) for this torch, or install torch=={wanted}")
+        _lib.lib()  # the adapter's libsgk.so.0 is then this very library
+        adapter = ctypes.CDLL(path)
+        adapter.sgk_torch_enable.restype = ctypes.c_int
+        adapter.sgk_torch_is_enabled.restype = ctypes.c_int
+        adapter.sgk_torch_error.restype = ctypes.c_char_p
+        adapter.sgk_torch_counters_json.restype = ctypes.c_size_t
+        adapter.sgk_torch_counters_json.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+        _adapter = adapter
+        return adapter
+
+
+def enable():
+    """Serves aten's scatter/gather ops on the CPU through sgk from now on."""
+    adapter = _load()
+    if adapter.sgk_torch_enable() != 0:
+        raise RuntimeError("sgk.torch.enable: " + adapter.sgk_torch_error().decode())
+
+
+def disable():
+    """Restores PyTorch's own CPU kernels."""
+    if _adapter is not None:
+        _adapter.sgk_torch_disable()
+
+
+def is_enabled():
+    return _adapter is not None and bool(_adapter.sgk_torch_is_enabled())
+
+
+@contextlib.contextmanager
+def enabled():
+    """sgk on for the block, and back to what it was after."""
+    was = is_enabled()
+    enable()
+    try:
+        yield
+    finally:
+        if not was:
+            disable()
+
+
+def counters():
+    """Per op, the calls sgk served and those that fell back to PyTorch, and
+    why: {op: {"sgk": served, "fallback": fell_back, "reasons": {reason: n}}}."""
+    adapter = _load()
+    size = adapter.sgk_torch_counters_json(None, 0)
+    buf = ctypes.create_string_buffer(size + 1)
+    adapter.sgk_torch_counters_json(buf, size + 1)
+    return json.loads(buf.value.decode())
+
+
+def reset_counters():
+    _load().sgk_torch_reset_counters()
+
+
+_load()
+if os.environ.get("SGK_TORCH", "") not in ("", "0"):
+    enable()

@@ -1,0 +1,393 @@
+"""The PyTorch adapter beyond OpInfo's samples: enable/disable and
+SGK_TORCH, the PyG row layouts served as rows, gradcheck in float64
+through every differentiable op, bad indices for every op (an exception of
+PyTorch's type, nothing written), deterministic algorithms, a forked
+worker after parallel calls, no thread beyond PyTorch's own, SGK_VERBOSE,
+and the version lock."""
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import torch.nn.functional as F
+
+from common import HERE, Tally, fell_back, served, sgk_torch, torch
+
+PYTHON_DIR = os.path.join(HERE, "..", "..", "python")
+
+
+def same(a, b):
+    assert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, a.shape, b.dtype, b.shape)
+    assert torch.equal(a, b), f"differ by {(a.double() - b.double()).abs().max()}"
+
+
+def both(fn):
+    """fn() with sgk, then with PyTorch alone."""
+    with sgk_torch.enabled():
+        mine = fn()
+    return mine, fn()
+
+
+def subprocess_python(code, env=None):
+    full = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    full.update(env or {})
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=full, timeout=300)
+
+
+def test_enable_disable():
+    x, i = torch.randn(50, 8), torch.randint(0, 50, (30,))
+    assert not sgk_torch.is_enabled()
+    before = served("index_select")
+    x.index_select(0, i)
+    assert served("index_select") == before, "served while disabled"
+    with sgk_torch.enabled():
+        assert sgk_torch.is_enabled()
+        x.index_select(0, i)
+    assert not sgk_torch.is_enabled()
+    assert served("index_select") == before + 1
+    sgk_torch.enable()
+    sgk_torch.enable()  # idempotent
+    x.index_select(0, i)
+    sgk_torch.disable()
+    sgk_torch.disable()
+    x.index_select(0, i)
+    assert served("index_select") == before + 2
+
+
+def test_env_enables():
+    r = subprocess_python("import torch, sgk.torch as s; print(s.is_enabled())", {"SGK_TORCH": "1"})
+    assert r.returncode == 0 and r.stdout.strip() == "True", r.stdout + r.stderr
+    assert "Overriding" not in r.stderr and "Warning" not in r.stderr, r.stderr
+
+
+def test_rows_pyg():
+    """index.view(-1, 1).expand_as(src): served as rows, equal to PyTorch."""
+    torch.manual_seed(1)
+    nodes, edges, feats = 2000, 30000, 32
+    src = torch.randn(edges, feats)
+    dst = torch.randint(0, nodes, (edges,))
+    index = dst.view(-1, 1).expand_as(src)
+    assert index.stride() == (1, 0)
+    base = served("scatter_reduce")
+    for reduce in ("amax", "amin", "sum", "mean", "prod"):
+        for include_self in (False, True):
+            mine, theirs = both(lambda: torch.zeros(nodes, feats).scatter_reduce(
+                0, index, src, reduce, include_self=include_self))
+            if reduce in ("amax", "amin"):
+                same(mine, theirs)
+            else:
+                torch.testing.assert_close(mine, theirs, rtol=1e-4, atol=1e-5)
+    assert served("scatter_reduce") == base + 10
+    ints = torch.randint(-100, 100, (edges, feats))
+    mine, theirs = both(lambda: torch.zeros(nodes, feats, dtype=torch.long).scatter_add(0, index, ints))
+    same(mine, theirs)
+    table = torch.randn(nodes, feats)
+    base = served("gather")
+    mine, theirs = both(lambda: table.gather(0, index))
+    same(mine, theirs)
+    assert served("gather") == base + 1
+
+
+def test_gradcheck():
+    torch.manual_seed(2)
+    d = torch.float64
+    x = torch.randn(6, 5, dtype=d, requires_grad=True)
+    idx = torch.tensor([[0, 1, 2, 3, 4], [5, 4, 3, 2, 1], [2, 2, 0, 1, 5]])
+    rows = torch.tensor([0, 3, 3, 5])
+    src = torch.randn(3, 5, dtype=d, requires_grad=True)
+    upd = torch.randn(4, 5, dtype=d, requires_grad=True)
+    perm = torch.tensor([4, 0, 2, 1])
+    weight = torch.randn(7, 5, dtype=d, requires_grad=True)
+    ids = torch.tensor([[1, 3, 3], [6, 0, 1]])
+    cases = {
+        "gather": lambda x: x.gather(0, idx),
+        "gather rows": lambda x: x.gather(0, rows.view(-1, 1).expand(4, 5)),
+        "scatter": lambda x, s: x.scatter(0, idx[:1], s[:1]),
+        "scatter_add": lambda x, s: x.scatter_add(0, idx, s),
+        "scatter_add rows": lambda x, u: x.scatter_add(0, rows.view(-1, 1).expand(4, 5), u),
+        "index_select": lambda x: x.index_select(0, rows),
+        "index_add": lambda x, u: x.index_add(0, rows, u),
+        "index_copy": lambda x, u: x.index_copy(0, perm, u),
+        "index_put": lambda x, u: x.index_put((perm,), u),
+        "index_put accumulate": lambda x, u: x.index_put((rows,), u, accumulate=True),
+        "take": lambda x: x.take(torch.tensor([0, 29, -1, 7])),
+        "take_along_dim": lambda x: torch.take_along_dim(x, idx, 0),
+        "embedding": lambda w: F.embedding(ids, w),
+    }
+    for reduce in ("prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            cases[f"index_reduce {reduce} {include_self}"] = (
+                lambda x, u, r=reduce, i=include_self: x.index_reduce(0, rows, u, r, include_self=i))
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            cases[f"scatter_reduce {reduce} {include_self}"] = (
+                lambda x, s, r=reduce, i=include_self: x.scatter_reduce(0, idx, s, r, include_self=i))
+    inputs = {1: (x,), 2: None}
+    base = {op: served(op) for op in ("gather", "scatter_reduce", "embedding_dense_backward",
+                                      "index_add", "index_put", "index_reduce")}
+    with sgk_torch.enabled():
+        for name, fn in cases.items():
+            nargs = fn.__code__.co_argcount - (len(fn.__defaults__) if fn.__defaults__ else 0)
+            if name.startswith("embedding"):
+                args = (weight,)
+            elif nargs == 1:
+                args = inputs[1]
+            else:
+                second = src if "scatter" in name and "rows" not in name else upd
+                args = (x, second)
+            try:
+                torch.autograd.gradcheck(fn, args)
+            except Exception as exc:
+                raise AssertionError(f"{name}: {str(exc)[:200]}") from None
+    for op, n in base.items():
+        assert served(op) > n, f"{op} not served under gradcheck"
+    return f"{len(cases)} functions"
+
+
+def test_embedding_backward():
+    """Against PyTorch's: bit for bit (both add each row's gradients in
+    index order), with and without padding_idx."""
+    torch.manual_seed(5)
+    ids = torch.randint(0, 300, (64, 50))
+    for padding_idx in (None, 7):
+        grads = []
+        for on in (True, False):
+            weight = torch.randn(300, 32, generator=torch.Generator().manual_seed(6),
+                                 requires_grad=True)
+            with sgk_torch.enabled() if on else torch.enable_grad():
+                out = F.embedding(ids, weight, padding_idx=padding_idx)
+                out.backward(torch.ones_like(out) * torch.arange(32.))
+            grads.append(weight.grad)
+        same(*grads)
+        if padding_idx is not None:
+            assert not grads[0][padding_idx].any()
+
+
+def bad_index_cases():
+    """(op, call(target) that writes into target or returns a result,
+    target factory); each call has an out-of-range index."""
+    def t():
+        return torch.arange(12.).view(4, 3)
+    big, neg = torch.tensor([[0, 9, 1]]), torch.tensor([[0, -1, 1]])
+    rows_big = torch.tensor([0, 9])
+    return [
+        ("gather", lambda a: a.gather(0, big)),
+        ("gather negative", lambda a: a.gather(0, neg)),
+        ("gather rows", lambda a: a.gather(0, rows_big.view(-1, 1).expand(2, 3))),
+        ("scatter_", lambda a: a.scatter_(0, big, torch.ones(1, 3))),
+        ("scatter_ negative", lambda a: a.scatter_(0, neg, torch.ones(1, 3))),
+        ("scatter_ value", lambda a: a.scatter_(0, big, 5.0)),
+        ("scatter_add_", lambda a: a.scatter_add_(0, big, torch.ones(1, 3))),
+        ("scatter_add_ rows", lambda a: a.scatter_add_(0, rows_big.view(-1, 1).expand(2, 3),
+                                                       torch.ones(2, 3))),
+        ("scatter_reduce_ amax", lambda a: a.scatter_reduce_(0, big, torch.ones(1, 3), "amax",
+                                                             include_self=False)),
+        ("scatter_reduce_ mean", lambda a: a.scatter_reduce_(0, neg, torch.ones(1, 3), "mean")),
+        ("index_select", lambda a: a.index_select(0, rows_big)),
+        ("index_select negative", lambda a: a.index_select(0, torch.tensor([-1]))),
+        ("index_add_", lambda a: a.index_add_(0, rows_big, torch.ones(2, 3))),
+        ("index_add_ dim 1", lambda a: a.index_add_(1, torch.tensor([5]), torch.ones(4, 1))),
+        ("index_add_ negative", lambda a: a.index_add_(0, torch.tensor([-1]), torch.ones(1, 3))),
+        ("index_copy_", lambda a: a.index_copy_(0, rows_big, torch.ones(2, 3))),
+        ("index_copy_ negative", lambda a: a.index_copy_(0, torch.tensor([-2]), torch.ones(1, 3))),
+        ("index_reduce_ amax", lambda a: a.index_reduce_(0, rows_big, torch.ones(2, 3), "amax",
+                                                         include_self=False)),
+        ("index_reduce_ mean negative", lambda a: a.index_reduce_(0, torch.tensor([-1]),
+                                                                  torch.ones(1, 3), "mean")),
+        ("index_reduce_ dim 1", lambda a: a.index_reduce_(1, torch.tensor([3]), torch.ones(4, 1),
+                                                          "prod")),
+        ("index_fill_", lambda a: a.index_fill_(0, rows_big, 2.0)),
+        ("index_fill_ negative", lambda a: a.index_fill_(1, torch.tensor([-4]), 2.0)),
+        ("index_put_", lambda a: a.index_put_((rows_big,), torch.ones(2, 3))),
+        ("index_put_ accumulate", lambda a: a.index_put_((rows_big,), torch.ones(2, 3),
+                                                         accumulate=True)),
+        ("index_put_ two indices", lambda a: a.index_put_((torch.tensor([0, 1]), torch.tensor([0, 3])),
+                                                          torch.ones(2))),
+        ("take", lambda a: a.take(torch.tensor([0, 12]))),
+        ("take negative", lambda a: a.take(torch.tensor([-13]))),
+        ("gather out=", lambda a: torch.gather(torch.ones(4, 3), 0, big, out=a[:1])),
+    ], t
+
+
+def test_bad_indices():
+    cases, make = bad_index_cases()
+    for name, call in cases:
+        types = []
+        for on in (True, False):
+            target = make()
+            before = target.clone()
+            try:
+                if on:
+                    with sgk_torch.enabled():
+                        call(target)
+                else:
+                    call(target)
+                types.append(None)
+            except (IndexError, RuntimeError) as exc:
+                types.append(type(exc))
+                if on:
+                    assert torch.equal(target, before), f"{name}: written before the error"
+        assert types[0] is not None, f"{name}: no error with sgk"
+        assert types[0] is types[1], f"{name}: sgk raised {types[0]}, PyTorch {types[1]}"
+    return f"{len(cases)} calls"
+
+
+def test_sgk_message():
+    with sgk_torch.enabled():
+        try:
+            torch.zeros(4, 3).index_select(0, torch.tensor([0, 7]))
+        except IndexError as exc:
+            assert "out of range" in str(exc) and "7" in str(exc), str(exc)
+        else:
+            raise AssertionError("no IndexError")
+
+
+def test_deterministic_algorithms():
+    torch.use_deterministic_algorithms(True)
+    try:
+        src = torch.randn(1000, 16)
+        index = torch.randint(0, 10, (1000,)).view(-1, 1).expand_as(src)
+        base = served("scatter_add")
+        with sgk_torch.enabled():
+            a = torch.zeros(10, 16).scatter_add(0, index, src)
+            b = torch.zeros(10, 16).scatter_add(0, index, src)
+        same(a, b)
+        assert served("scatter_add") == base + 2
+    finally:
+        torch.use_deterministic_algorithms(False)
+
+
+def _child(queue):
+    try:
+        # As DataLoader workers do: the parent's OpenMP team does not
+        # survive fork, and PyTorch's own parallel kernels would wait on it.
+        torch.set_num_threads(1)
+        torch.manual_seed(4)
+        src = torch.randn(200000, 16)
+        dst = torch.randint(0, 5000, (200000,))
+        with sgk_torch.enabled():
+            a = torch.zeros(5000, 16).index_add(0, dst, src)
+            g = a.index_select(0, dst)
+        b = torch.zeros(5000, 16).index_add(0, dst, src)
+        queue.put((torch.allclose(a, b, atol=1e-4), torch.equal(g, b.index_select(0, dst))))
+    except Exception as exc:  # reported to the parent
+        queue.put(repr(exc))
+
+
+def test_fork():
+    src = torch.randn(400000, 16)
+    dst = torch.randint(0, 5000, (400000,))
+    with sgk_torch.enabled():
+        for _ in range(3):  # parallel calls in the parent first
+            torch.zeros(5000, 16).index_add_(0, dst, src).index_select(0, dst)
+        ctx = multiprocessing.get_context("fork")
+        queue = ctx.Queue()
+        workers = [ctx.Process(target=_child, args=(queue,)) for _ in range(2)]
+        for w in workers:
+            w.start()
+        results = [queue.get(timeout=240) for _ in workers]
+        for w in workers:
+            w.join(60)
+        assert all(w.exitcode == 0 for w in workers), [w.exitcode for w in workers]
+    assert results == [(True, True)] * 2, results
+
+
+class _Rows(torch.utils.data.Dataset):
+    def __init__(self):
+        self.table = torch.randn(1000, 8)
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        ids = torch.randint(0, 1000, (300,))
+        return self.table.index_select(0, ids).sum() - self.table[ids].sum()
+
+
+def test_dataloader_fork_workers():
+    with sgk_torch.enabled():
+        loader = torch.utils.data.DataLoader(_Rows(), batch_size=2, num_workers=2,
+                                             multiprocessing_context="fork")
+        total = sum(float(b.abs().sum()) for b in loader)
+    assert total < 1e-3, total
+
+
+THREADS_CODE = r"""
+import os, torch, sgk, sgk.torch as s
+def threads():
+    return len(os.listdir("/proc/self/task"))
+torch.set_num_threads(2)
+x = torch.randn(4_000_000); (x * 2).sum()       # PyTorch's own OpenMP pool, started
+before = threads()
+s.enable()
+src = torch.randn(500_000, 16); dst = torch.randint(0, 10_000, (500_000,))
+for _ in range(3):
+    out = torch.zeros(10_000, 16).scatter_add(0, dst.view(-1, 1).expand_as(src), src)
+    out.index_select(0, dst)
+    out.gather(0, dst.view(-1, 1).expand_as(src))
+after = threads()
+assert "host pool (2 workers)" in sgk.runtime_describe(), sgk.runtime_describe()
+torch.set_num_threads(1)
+out.index_select(0, dst)
+assert "threads 1 " in sgk.runtime_describe(), sgk.runtime_describe()
+print(before, after, s.counters()["scatter_add"]["sgk"])
+"""
+
+
+def test_threads():
+    r = subprocess_python(THREADS_CODE)
+    assert r.returncode == 0, r.stderr
+    before, after, n = (int(v) for v in r.stdout.split())
+    assert n == 3, r.stdout
+    assert after == before, f"{after - before} threads beyond PyTorch's own"
+    return f"{before} threads before and after"
+
+
+def test_verbose_logs_once():
+    code = ("import torch, sgk.torch as s\ns.enable()\n"
+            "for _ in range(3): torch.zeros(4, 3).t().gather(0, torch.tensor([[0, 1, 2, 0]]))\n")
+    r = subprocess_python(code, {"SGK_VERBOSE": "1"})
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.startswith("sgk.torch:")]
+    assert lines == ["sgk.torch: gather falls back to PyTorch: not contiguous"], r.stderr
+
+
+def test_version_lock():
+    path = sgk_torch.adapter_path()
+    built = sgk_torch.built_against(path)
+    assert built == torch.__version__.split("+")[0], (built, torch.__version__)
+    with tempfile.TemporaryDirectory() as tmp:
+        other = os.path.join(tmp, "libsgk_torch.so")
+        shutil.copy(path, other)
+        data = open(other, "rb").read()
+        marker = b"sgk-torch-built-against:" + built.encode()
+        fake = b"sgk-torch-built-against:" + b"9.99.9"[:len(built)].ljust(len(built), b"0")
+        with open(other, "wb") as f:
+            f.write(data.replace(marker, fake))
+        r = subprocess_python("import torch, sgk.torch", {"SGK_TORCH_ADAPTER": other})
+    assert r.returncode != 0 and "ImportError" in r.stderr, r.stderr
+    assert fake.split(b":")[1].decode() in r.stderr and torch.__version__ in r.stderr, r.stderr
+
+
+def test_fallback_counted():
+    base = fell_back("gather")
+    with sgk_torch.enabled():
+        a = torch.randn(5, 4).t()  # not contiguous
+        a.gather(0, torch.tensor([[0, 1, 2, 3, 3]]))
+    reasons = sgk_torch.counters()["gather"]["reasons"]
+    assert fell_back("gather") == base + 1 and reasons.get("not contiguous", 0) >= 1, reasons
+
+
+def main():
+    tally = Tally("test_adapter")
+    for name, fn in list(globals().items()):
+        if name.startswith("test_") and callable(fn):
+            tally.run(name[5:], fn)
+    return tally.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
