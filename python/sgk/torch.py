@@ -29,7 +29,7 @@ import threading
 
 import torch as _torch
 
-from . import _lib
+from . import _native
 
 MODULE = "libsgk_torch.so"
 _MARKER = b"sgk-torch-built-against:"
@@ -44,14 +44,15 @@ def _candidates():
         return [explicit]
     found = []
     try:
-        found.append(os.path.join(os.path.dirname(os.path.abspath(_lib.path())), MODULE))
-    except _lib.LibraryNotFoundError:
+        found.append(os.path.join(os.path.dirname(os.path.abspath(_native.ext.library_path())),
+                                  MODULE))
+    except _native.LibraryNotFoundError:
         pass
-    found.append(os.path.join(_lib.package_dir(), MODULE))
+    found.append(os.path.join(_native.package_dir(), MODULE))
     build = os.environ.get("SGK_BUILD_DIR")
     if build:
         found.append(os.path.join(build, "adapters", "torch", ".libs", MODULE))
-    found.append(os.path.join(_lib._REPO, "adapters", "torch", ".libs", MODULE))
+    found.append(os.path.join(_native.SOURCE_TREE, "adapters", "torch", ".libs", MODULE))
     return found
 
 
@@ -101,7 +102,7 @@ def _load():
                 f"sgk's PyTorch adapter {path} was built against torch {wanted}, but this "
                 f"process runs torch {_torch.__version__}: rebuild sgk (./configure "
                 f"--with-torch=PYTHON) for this torch, or install torch=={wanted}")
-        _lib.lib()  # the adapter's libsgk.so.0 is then this very library
+        _native.ext.library_path()  # loaded: the adapter's libsgk.so.0 is this library
         adapter = ctypes.CDLL(path)
         adapter.sgk_torch_enable.restype = ctypes.c_int
         adapter.sgk_torch_is_enabled.restype = ctypes.c_int
