@@ -1,8 +1,7 @@
 #!/bin/sh
 # libsgk.so exports exactly the functions include/sgk.h declares with
-# SGK_API: nothing internal leaks (every source is compiled with
-# -fvisibility=hidden, the one export control), and no declared entry
-# point is missing.  For automake's TESTS ($srcdir exported by the harness;
+# SGK_API: nothing internal leaks (no hidden function, no C++ template
+# instance), and no declared entry point is missing.  For automake's TESTS ($srcdir exported by the harness;
 # $NM from configure, else nm); exits 77 (skipped) when there is no shared
 # library (--disable-shared).  Ends with cmocka-style summary lines.
 set -u
@@ -20,12 +19,11 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sgk-exports.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 
-# Every SGK_API declaration names its function on its first line:
-# "SGK_API <type> <name>(".  A line that does not is a declaration this
-# parser would miss, so it fails the test rather than shrink the list.
+# The names, read as the build reads them for the linker (src/exports.sed).
+# An SGK_API line it cannot read is a declaration both would miss, so it
+# fails the test rather than shrink the list.
 grep '^SGK_API' "$top_srcdir/include/sgk.h" >"$tmp/lines"
-sed -n 's/^SGK_API[^(]*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' "$tmp/lines" \
-    | LC_ALL=C sort >"$tmp/declared"
+sed -n -f "$top_srcdir/src/exports.sed" "$tmp/lines" | LC_ALL=C sort >"$tmp/declared"
 if [ "$(wc -l <"$tmp/lines")" -ne "$(wc -l <"$tmp/declared")" ]; then
     echo "test_exports: an SGK_API line of include/sgk.h has no 'name(' to read:"
     grep -v '^SGK_API[^(]*[^A-Za-z0-9_][A-Za-z_][A-Za-z0-9_]*(' "$tmp/lines"
@@ -33,8 +31,7 @@ if [ "$(wc -l <"$tmp/lines")" -ne "$(wc -l <"$tmp/declared")" ]; then
     exit 1
 fi
 
-# Defined dynamic symbols; "name@@VERSION" would come from a version
-# script, which the library does not use.
+# Defined dynamic symbols (libtool's export list versions none of them).
 $nm -D --defined-only "$library" | awk 'NF >= 3 { print $3 }' | LC_ALL=C sort >"$tmp/exported"
 if [ ! -s "$tmp/exported" ]; then
     echo "test_exports: $nm -D --defined-only $library listed nothing"
