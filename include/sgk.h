@@ -554,9 +554,10 @@ typedef struct {
 } sgk_parallel_backend;
 
 /** @brief Installs the host's parallel-for (copied), or with NULL restores
-   OpenMP.  Takes effect for every later parallel loop, plans made before
-   included.  After fork(), a child runs serially until it installs a
-   backend of its own: OpenMP's workers, and the host's, belong to the
+   OpenMP (in a library built with configure --without-openmp, the calling
+   thread alone).  Takes effect for every later parallel loop, plans made
+   before included.  After fork(), a child runs serially until it installs
+   a backend of its own: OpenMP's workers, and the host's, belong to the
    parent.
    @retval SGK_OK                   installed
    @retval SGK_ERR_INVALID_ARGUMENT parallel_for NULL, or workers negative

@@ -1,11 +1,14 @@
 # SGK_CHECK_OPENVINO: the optional OpenVINO extension (adapters/openvino/).
 #
-# --with-openvino[=DIR] names an OpenVINO whose C++ development files the
-# extension is built against: DIR holds include/openvino/ (the PyPI wheel's
-# package folder, or an archive's runtime/ folder) and its libraries in
-# libs/, lib/intel64/, lib64/ or lib/.  Without DIR, the openvino package of
-# the project's virtual environment ($srcdir/.venv, scripts/setup-test-venv)
-# is used when there is one; --without-openvino turns the extension off.
+# --with-openvino[=DIR|PYTHON] names an OpenVINO whose C++ development
+# files the extension is built against: DIR holds include/openvino/ (the
+# PyPI wheel's package folder, or an archive's runtime/ folder) and its
+# libraries in libs/, lib/intel64/, lib64/ or lib/; PYTHON is an
+# interpreter whose `import openvino` is that wheel.  Without either, the
+# openvino package of the first Python SGK_FIND_PYTHON_WITH finds
+# (m4/sgk_python.m4: $PYTHON, the active virtual environment, the
+# project's .venv, python3) is used when there is one; --without-openvino
+# turns the extension off.
 #
 # oneTBB (the extension's parallel-for for sgk) comes from the same place
 # when OpenVINO ships it (the wheel ships its headers and libtbb.so.12), so
@@ -14,27 +17,39 @@
 #
 # Sets OPENVINO_CPPFLAGS, OPENVINO_LIBS (linker flags: put them in _LDFLAGS), OPENVINO_LIBDIR (for the tests'
 # rpath), TBB_CPPFLAGS, TBB_LIBS (likewise), OPENVINO_VERSION and the automake
-# conditional HAVE_OPENVINO.
+# conditional HAVE_OPENVINO; in the shell, sgk_openvino_python (the
+# interpreter it came from, if any) and sgk_openvino_summary (configure's
+# closing summary: what was found, or why the extension is off).
 AC_DEFUN([SGK_CHECK_OPENVINO], [
 AC_ARG_WITH([openvino],
-    [AS_HELP_STRING([--with-openvino@<:@=DIR@:>@],
-        [build the OpenVINO extension against the OpenVINO in DIR (default:
-         the openvino package of $srcdir/.venv, when present)])],
+    [AS_HELP_STRING([--with-openvino@<:@=DIR|PYTHON@:>@],
+        [build the OpenVINO extension against the OpenVINO in DIR, or the
+         openvino package of the interpreter PYTHON (default: that of
+         $PYTHON, the active virtual environment, $srcdir/.venv or
+         python3, the first that has one)])],
     [], [with_openvino=check])
 
 have_openvino=no
 sgk_ov_why=
 sgk_ov_dir=
+sgk_openvino_python=
+# A directory is an installation; anything else names an interpreter.
 AS_CASE(["$with_openvino"],
   [no], [sgk_ov_why="--without-openvino"],
-  [yes|check], [
-    sgk_ov_python="$srcdir/.venv/bin/python"
-    AS_IF([test -x "$sgk_ov_python"],
-      [sgk_ov_dir=`"$sgk_ov_python" -c 'import openvino, os; print(os.path.dirname(openvino.__spec__.origin))' 2>/dev/null`
-       AS_IF([test -z "$sgk_ov_dir"],
-             [sgk_ov_why="$srcdir/.venv has no openvino package (scripts/setup-test-venv installs it)"])],
-      [sgk_ov_why="no $srcdir/.venv (scripts/setup-test-venv) and no --with-openvino=DIR"])],
-  [sgk_ov_dir="$with_openvino"])
+  [yes|check], [SGK_FIND_PYTHON_WITH([openvino])],
+  [AS_IF([test -d "$with_openvino"],
+         [sgk_ov_dir="$with_openvino"],
+         [SGK_FIND_PYTHON_WITH([openvino], [$with_openvino])])])
+AS_IF([test -z "$sgk_ov_dir" && test "x$with_openvino" != "xno"], [
+    sgk_openvino_python=$sgk_python_with
+    AS_IF([test -n "$sgk_openvino_python"],
+      [sgk_ov_dir=`"$sgk_openvino_python" -c 'import openvino, os; print(os.path.dirname(openvino.__spec__.origin))' 2>/dev/null`
+       test -n "$sgk_ov_dir" ||
+           sgk_ov_why="$sgk_openvino_python imports openvino but does not say where it is"],
+      [test "x$with_openvino" = "xyes" || test "x$with_openvino" = "xcheck"],
+      [sgk_ov_why="no Python with the openvino package ($sgk_python_with_why; scripts/setup-test-venv installs it into .venv)"],
+      [sgk_ov_why="$with_openvino is no OpenVINO directory, nor a Python with the openvino package ($sgk_python_with_why)"])
+])
 
 sgk_ov_include=
 sgk_ov_libdir=
@@ -99,6 +114,9 @@ AS_IF([test -n "$sgk_ov_include" && test -n "$sgk_ov_libdir"], [
     AC_LANG_POP([C++])
 ])
 
+AS_IF([test "x$have_openvino" = "xyes"],
+  [sgk_openvino_summary="yes (OpenVINO $OPENVINO_VERSION in $sgk_ov_dir)"],
+  [sgk_openvino_summary="no ($sgk_ov_why)"])
 AS_IF([test "x$have_openvino" = "xyes"],
   [AC_MSG_NOTICE([building the OpenVINO extension: OpenVINO $OPENVINO_VERSION in $sgk_ov_dir, oneTBB interface $sgk_tbb_headers (${TBB_CPPFLAGS:-system headers}, $TBB_LIBS)])],
   [test "x$with_openvino" != "xcheck" && test "x$with_openvino" != "xno"],

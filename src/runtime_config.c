@@ -191,6 +191,11 @@ int sgk_config_threads(void)
     sgk_parallel_backend host;
     const bool has_host = sgk_backend_host(&host);
     const int workers = has_host ? host.workers : 0;
+#ifndef _OPENMP
+    /* Built without OpenMP: no team to plan for but the host's. */
+    if (!has_host)
+        return 1;
+#endif
     if (!has_host && sgk_backend_forked())
         return forked_child_threads();
     int override = atomic_load_explicit(&thread_override, memory_order_relaxed);

@@ -259,7 +259,13 @@ static long long described_distinct(const sgk_plan *plan)
    slots, on every path that counts them: serial at 1 thread; owner-blocks
    at 2 and 4, where single-element slices are counted block by block while
    the slots are made block-local, and 16-byte `none` slices are counted
-   first, to decide whether to drop the overwritten updates. */
+   first, to decide whether to drop the overwritten updates.  (Built
+   without OpenMP, every count plans for one thread: serial only.) */
+static int built_without_openmp(void)
+{
+    return strstr(sgk_runtime_describe(), "built without OpenMP") != NULL;
+}
+
 static void test_duplicate_statistics(void **state)
 {
     (void)state;
@@ -286,8 +292,9 @@ static void test_duplicate_statistics(void **state)
             for (size_t ri = 0; ri < sizeof reds / sizeof *reds; ri++) {
                 sgk_plan *plan = NULL;
                 CHECK_OK(sgk_plan_scatter_nd(&plan, &d, &ix, &u, reds[ri], 0));
+                const int threads = built_without_openmp() ? 1 : counts[ci];
                 assert_string_equal(sgk_plan_path(plan),
-                                    counts[ci] == 1 ? "serial" : "owner-blocks");
+                                    threads == 1 ? "serial" : "owner-blocks");
                 assert_int_equal(described_distinct(plan), want);
                 sgk_plan_destroy(plan);
             }

@@ -11,6 +11,17 @@ static sgk_parallel_backend current;
 static unsigned sequence;
 static pthread_mutex_t writer = PTHREAD_MUTEX_INITIALIZER;
 
+/* Where loops run without a host pool: what NULL restores, and in the
+   words of sgk_runtime_describe. */
+#ifdef _OPENMP
+#define DEFAULT_BACKEND "OpenMP"
+#define DEFAULT_LOOPS "OpenMP"
+#else
+#define DEFAULT_BACKEND "the calling thread"
+#define DEFAULT_LOOPS                                                                         \
+    "calling thread only (built without OpenMP; sgk_set_parallel_backend gives it a pool)"
+#endif
+
 /* Set in a fork()ed child: OpenMP's workers are the parent's, and so is
    the host pool installed before the fork (inherited_host). */
 static int forked, inherited_host;
@@ -64,18 +75,30 @@ bool sgk_backend_forked(void)
     return __atomic_load_n(&forked, __ATOMIC_RELAXED) != 0;
 }
 
+/* Why a forked child runs on its calling thread: whose workers it lost. */
+static const char *forked_child_reason(void)
+{
+    const bool host = __atomic_load_n(&inherited_host, __ATOMIC_RELAXED);
+#ifdef _OPENMP
+    return host ? "a forked child: OpenMP's workers and the host pool are the parent's"
+                : "a forked child: OpenMP's workers are the parent's";
+#else
+    return host ? "a forked child: the host pool is the parent's"
+                : "a forked child, built without OpenMP";
+#endif
+}
+
 const char *sgk_backend_describe(char *text, size_t size)
 {
     sgk_parallel_backend b;
     if (sgk_backend_host(&b))
         snprintf(text, size, "host pool (%d workers)", b.workers);
     else if (sgk_backend_forked())
-        snprintf(text, size, "calling thread only (a forked child: OpenMP's workers%s are the "
-                             "parent's; sgk_set_parallel_backend gives it a pool)",
-                 __atomic_load_n(&inherited_host, __ATOMIC_RELAXED) ? " and the host pool"
-                                                                    : "");
+        snprintf(text, size,
+                 "calling thread only (%s; sgk_set_parallel_backend gives it a pool)",
+                 forked_child_reason());
     else
-        snprintf(text, size, "OpenMP");
+        snprintf(text, size, "%s", DEFAULT_LOOPS);
     return text;
 }
 
@@ -83,7 +106,7 @@ sgk_status sgk_set_parallel_backend(const sgk_parallel_backend *backend)
 {
     if (backend != NULL && backend->parallel_for == NULL)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, "set_parallel_backend",
-                        "parallel_for is NULL (pass NULL to restore OpenMP)");
+                        "parallel_for is NULL (pass NULL to restore %s)", DEFAULT_BACKEND);
     if (backend != NULL && backend->workers < 0)
         return sgk_fail(SGK_ERR_INVALID_ARGUMENT, "set_parallel_backend",
                         "workers %d is negative", backend->workers);

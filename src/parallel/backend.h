@@ -1,7 +1,7 @@
 /* Where parallel loops run: OpenMP's team (the default), the host's pool
    (sgk_set_parallel_backend), or the calling thread alone in a forked
    child, whose OpenMP workers belong to the parent (GCC bug 60035: libgomp
-   waits for them forever). */
+   waits for them forever), and in a library built without OpenMP. */
 #ifndef SGK_BACKEND_H
 #define SGK_BACKEND_H
 

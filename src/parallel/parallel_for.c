@@ -1,6 +1,10 @@
 /* The one place that opens a parallel region: OpenMP's, or the host's
-   pool (parallel/backend.h). */
+   pool (parallel/backend.h).  Built without OpenMP (configure
+   --without-openmp), the host's pool is the only team: without one, every
+   loop stays on the calling thread. */
+#ifdef _OPENMP
 #include <omp.h>
+#endif
 #include <stddef.h>
 
 #include "parallel/backend.h"
@@ -35,7 +39,11 @@ static bool stay_on_caller(const loop_place *where)
         return true;
     if (where->on_host)
         return where->host.in_worker != NULL && where->host.in_worker(where->host.pool);
+#ifdef _OPENMP
     return sgk_backend_forked() || omp_in_parallel();
+#else
+    return true;
+#endif
 }
 
 static bool small(int64_t n, int threads, int64_t work_bytes, int64_t min_bytes)
@@ -103,6 +111,7 @@ static void run_ranges(int64_t n, int team, range_start start, const void *cut,
     } else if (where->on_host) {
         where->host.parallel_for(where->host.pool, (size_t)team, run_range, &r);
     } else {
+#ifdef _OPENMP
 #pragma omp parallel num_threads(team)
         {
             /* OpenMP may give fewer threads than asked: the team is theirs */
@@ -110,6 +119,12 @@ static void run_ranges(int64_t n, int team, range_start start, const void *cut,
             mine.team = omp_get_num_threads();
             run_range(&mine, (size_t)omp_get_thread_num());
         }
+#else
+        /* Not reached (stay_on_caller): without OpenMP or a pool the team
+           is 1.  Should that change, the ranges in turn are still right. */
+        for (int t = 0; t < team; t++)
+            run_range(&r, (size_t)t);
+#endif
     }
 }
 
