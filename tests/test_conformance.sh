@@ -70,8 +70,14 @@ run "differential, Gather and TensorScatter, parallel paths forced" \
 # docs/semantics.md shows a copy of every run's findings: what the peers
 # get wrong, and why, is part of the documented semantics.  A difference
 # (a peer's new version, a new case) is drift, and fails.
+# The copy holds every peer's findings: a run missing a peer (OpenVINO
+# under the sanitizer build's stub) cannot reproduce it, and leaves the
+# comparison to the plain build's make check.
 echo "== findings against docs/semantics.md"
-if PYTHONDONTWRITEBYTECODE=1 "$python" "$top_srcdir/tests/conformance/findings_doc.py" \
+if ! "$python" -c "import openvino, onnxruntime" >/dev/null 2>&1; then
+    echo "test_conformance: findings not compared: a peer cannot be loaded here" \
+         "(the plain build compares them)"
+elif PYTHONDONTWRITEBYTECODE=1 "$python" "$top_srcdir/tests/conformance/findings_doc.py" \
     check "$findings" "$top_srcdir/docs/semantics.md"; then
     passed=$((passed + 1))
 else
