@@ -34,6 +34,28 @@ def package_dir():
     return PACKAGE_DIR
 
 
+def adapter_candidates(variable, folder, module):
+    """Where an adapter's module (libsgk_openvino.so, libsgk_torch.so) may
+    be, in order: $variable alone when it is set; beside the libsgk this
+    package loads, and in the package (an installed package or `make
+    install` keeps them together); then a build tree's
+    adapters/<folder>/.libs/: $SGK_BUILD_DIR's, then the source tree's."""
+    explicit = os.environ.get(variable)
+    if explicit:
+        return [explicit]
+    found = []
+    try:
+        found.append(os.path.join(os.path.dirname(os.path.abspath(ext.library_path())), module))
+    except LibraryNotFoundError:
+        pass  # a build tree's module finds its libsgk through its own run path
+    found.append(os.path.join(PACKAGE_DIR, module))
+    build = os.environ.get("SGK_BUILD_DIR")
+    if build:
+        found.append(os.path.join(build, "adapters", folder, ".libs", module))
+    found.append(os.path.join(SOURCE_TREE, "adapters", folder, ".libs", module))
+    return list(dict.fromkeys(found))
+
+
 def _from_build_dir():
     """The extension an out-of-tree build made, or None."""
     build = os.environ.get("SGK_BUILD_DIR")

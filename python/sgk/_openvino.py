@@ -5,9 +5,10 @@
     model = core.read_model("model.onnx")   # its scatter/gather nodes run on sgk
 
 Lookup order: SGK_OPENVINO_EXTENSION (a path to libsgk_openvino.so); beside
-the libsgk this package loads (an installed package or `make install` keeps
-the two together); then a build tree: SGK_BUILD_DIR, then the source tree
-this package sits in (<tree>/adapters/openvino/.libs/).  Importing sgk has
+the libsgk this package loads, and in the package (an installed package or
+`make install` keeps the two together); then a build tree: SGK_BUILD_DIR,
+then the source tree this package sits in (<tree>/adapters/openvino/.libs/);
+see _native.adapter_candidates.  Importing sgk has
 loaded libsgk, so the module's own dependency on libsgk.so.0 is that same
 library, whatever its search path.
 """
@@ -19,20 +20,7 @@ MODULE = "libsgk_openvino.so"
 
 
 def _candidates():
-    explicit = os.environ.get("SGK_OPENVINO_EXTENSION")
-    if explicit:
-        return [explicit]
-    found = []
-    try:
-        found.append(os.path.join(os.path.dirname(os.path.abspath(_native.ext.library_path())),
-                                  MODULE))
-    except _native.LibraryNotFoundError:
-        pass  # a build tree's module finds its libsgk through its own run path
-    build = os.environ.get("SGK_BUILD_DIR")
-    if build:
-        found.append(os.path.join(build, "adapters", "openvino", ".libs", MODULE))
-    found.append(os.path.join(_native.SOURCE_TREE, "adapters", "openvino", ".libs", MODULE))
-    return found
+    return _native.adapter_candidates("SGK_OPENVINO_EXTENSION", "openvino", MODULE)
 
 
 def openvino_extension_path():

@@ -39,21 +39,7 @@ __all__ = ["enable", "disable", "enabled", "is_enabled", "counters", "reset_coun
 
 
 def _candidates():
-    explicit = os.environ.get("SGK_TORCH_ADAPTER")
-    if explicit:
-        return [explicit]
-    found = []
-    try:
-        found.append(os.path.join(os.path.dirname(os.path.abspath(_native.ext.library_path())),
-                                  MODULE))
-    except _native.LibraryNotFoundError:
-        pass
-    found.append(os.path.join(_native.package_dir(), MODULE))
-    build = os.environ.get("SGK_BUILD_DIR")
-    if build:
-        found.append(os.path.join(build, "adapters", "torch", ".libs", MODULE))
-    found.append(os.path.join(_native.SOURCE_TREE, "adapters", "torch", ".libs", MODULE))
-    return found
+    return _native.adapter_candidates("SGK_TORCH_ADAPTER", "torch", MODULE)
 
 
 def adapter_path():
