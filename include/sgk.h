@@ -456,9 +456,10 @@ SGK_API const char *sgk_version(void);
 
 /* ---- the registry: what the library knows, for bindings -------------- */
 
-/** The version of this header; sgk_check_version() compares it with the
-    library loaded (a test keeps it equal to sgk_version()). */
+/** The major version of this header; sgk_check_version() compares it
+    with the library loaded (a test keeps it equal to sgk_version()). */
 #define SGK_VERSION_MAJOR 0
+/** The minor version of this header, compared the same way. */
 #define SGK_VERSION_MINOR 1
 /** @brief Whether the library loaded serves a binding built against
    headers of version major.minor: the same major version, and a minor
