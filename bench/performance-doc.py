@@ -36,6 +36,8 @@ PEERS_RUN = "peers.json"
 PATHS_RUN = "compare-paths.json"
 PYTHON_RUN = "python-overhead.json"
 OPENVINO_RUN = "openvino-models.json"
+TORCH_RUN = "torch-models.json"
+TORCH_CALIBRATION_RUN = "torch-calibration.json"
 
 # Below this fraction of its traffic floor a workload is named in the notes.
 FLOOR_NOTE_BELOW = 0.8
@@ -506,6 +508,69 @@ def openvino_section(folder):
     return out + [""], [OPENVINO_RUN]
 
 
+def torch_notes(rows):
+    """The sentences the README and the page share on the PyTorch run."""
+    gnn = [r for r in rows if r["workload"].startswith("gnn_")]
+    slower = [(r["workload"], op[len("aten::"):], t, s) for r in rows
+              for op, t in r.get("ops_us", {}).get("torch", {}).items()
+              for s in [r["ops_us"]["sgk"].get(op)] if s is not None and s > t]
+    out = []
+    if gnn:
+        out.append("- A GraphSAGE layer (forward and backward, 50k nodes, 500k edges, 64 "
+                   "features) runs " + ", ".join(f"{r['workload'][4:]} {r['speedup']:.2f}×"
+                                                  for r in gnn)
+                   + " as fast with `sgk.torch` as with PyTorch alone.")
+    others = [r for r in rows if not r["workload"].startswith("gnn_")]
+    if others:
+        out.append("- The other workloads: " + ", ".join(
+            f"{r['workload']} {r['speedup']:.2f}×" for r in others) + ".")
+    out.append("- Ops whose profiled time was higher with sgk: " + (", ".join(
+        f"{op} in {w} ({s / t:.2f}×)" for w, op, t, s in slower) or "none") + ".")
+    return out
+
+
+def torch_section(folder):
+    doc, calibration = load(folder, TORCH_RUN), load(folder, TORCH_CALIBRATION_RUN)
+    out, used = [], []
+    if doc is not None:
+        rows = doc.get("rows", [])
+        used.append(TORCH_RUN)
+        out += ["## PyTorch with and without `sgk.torch`", "",
+                "`.venv/bin/python bench/torch-models.py --json bench/results/torch-models.json` "
+                "runs each workload with plain PyTorch and with `sgk.torch` enabled, alternated "
+                f"in one run on the same inputs, {doc.get('threads', '?')} intra-op threads "
+                "(the workloads are described in the script). Cells: the median of "
+                f"{doc.get('reps', '?')} steps (ms), PyTorch's over sgk's, whether the results "
+                "agree (float sums within PyTorch's tolerance, [semantics](semantics.md)), and "
+                "each scatter/gather op's CPU time per step (µs) under `torch.profiler`, "
+                "PyTorch's / sgk's (an op's time includes the ops it calls).", "",
+                provenance(doc, TORCH_RUN, folder), "",
+                "| workload | PyTorch ms | with sgk ms | speedup | results | ops: PyTorch / sgk µs |",
+                "|---|---|---|---|---|---|"]
+        for r in rows:
+            ops = r.get("ops_us", {})
+            cells = "; ".join(f"{op[len('aten::'):]} {T.fmt(t)} / {T.fmt(ops['sgk'].get(op))}"
+                              for op, t in ops.get("torch", {}).items())
+            out.append(f"| {r['workload']} | {T.fmt(r['torch_ms'])} | {T.fmt(r['sgk_ms'])} | "
+                       f"{r['speedup']:.2f}× | {'agree' if r['agree'] else 'DIFFER'} | {cells} |")
+        out += [""] + torch_notes(rows) + [""]
+    if calibration is not None:
+        used.append(TORCH_CALIBRATION_RUN)
+        out += ["### The size rule's calibration", "",
+                "`.venv/bin/python bench/torch-models.py --calibrate --json "
+                "bench/results/torch-calibration.json` times element-wise ops along the last "
+                "dimension with the size rule off, to place it ([torch](torch.md), \"When "
+                "PyTorch keeps the call\"). Cells: median ms, and PyTorch's over sgk's.", "",
+                provenance(calibration, TORCH_CALIBRATION_RUN, folder), "",
+                "| op | axis | index elements | PyTorch ms | sgk ms | speedup |",
+                "|---|---|---|---|---|---|"]
+        out += [f"| {r['op']} | {r['axis']} | {r['index_elements']} | {T.fmt(r['torch_ms'])} | "
+                f"{T.fmt(r['sgk_ms'])} | {r['speedup']:.2f}× |"
+                for r in calibration.get("calibration", [])]
+        out += [""]
+    return out, used
+
+
 # ---- anything else ------------------------------------------------------------------
 
 def other_section(folder, used):
@@ -575,6 +640,12 @@ def readme_block(folder):
                   f"{len(twice)}; below 1× on "
                   + (", ".join(f"{w} {x:.2f}×" for w, x in ahead if x < 1) or "none")
                   + "."]
+    torch_run = load(folder, TORCH_RUN)
+    if torch_run is not None:
+        lines += ["", f"In PyTorch, from `bench/torch-models.py` on "
+                      f"{torch_run.get('machine', NOT_RECORDED)}, {when(torch_run.get('date'))}, "
+                      f"commit {torch_run.get('commit', NOT_RECORDED)}:", ""]
+        lines += torch_notes(torch_run.get("rows", []))
     lines += ["", "Every figure, its machine and its command: "
                   "[docs/performance.md](docs/performance.md)."]
     return [README_BEGIN] + lines + [README_END]
@@ -593,7 +664,7 @@ def page(folder):
     out = [PREAMBLE]
     used = []
     for section in (peers_section, sgk_bench_section, callers_section, paths_section,
-                    python_section, openvino_section):
+                    python_section, openvino_section, torch_section):
         lines, names = section(folder)
         out += lines
         used += names

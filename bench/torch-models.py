@@ -19,16 +19,29 @@ Workloads (inputs from a fixed seed):
   logits_gather       gather of 64 x 2048 ids from [64, 32000] logits
 
 The results of the two runs are compared (float sums within PyTorch's
-tolerance: their order of accumulation differs, docs/semantics.md).  Writes
-JSON (default bench/results/torch-models.json) and prints a table; --quick
-uses small sizes and few repetitions, to check that it works.
+tolerance: their order of accumulation differs, docs/semantics.md).  After
+the timed rounds, one more step of each variant runs under torch.profiler,
+which gives each scatter/gather op's own time, to show that no op is slower
+with sgk (the whole step's time includes the linear layers, autograd and
+allocation around them).
+
+--calibrate measures instead what the adapter's size rule (docs/torch.md,
+"When PyTorch keeps the call") is drawn from: element-wise gather,
+scatter, scatter_add and scatter_reduce("amax") along the last dimension,
+from 1k to 1M index elements, on a short axis (64) and a long one, with
+the rule switched off (SGK_TORCH_ELEMENTS_MAX set past every size).
+
+Writes JSON (default bench/results/torch-models.json, or
+torch-calibration.json with --calibrate) and prints a table; --quick uses
+small sizes and few repetitions, to check that it works, and writes JSON
+only to a --json named.
 
     .venv/bin/python bench/torch-models.py [--quick] [--reps N] [--json PATH]
+    .venv/bin/python bench/torch-models.py --calibrate [--reps N] [--json PATH]
 """
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -36,9 +49,22 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 
+CALIBRATE = "--calibrate" in sys.argv
+if CALIBRATE:  # the adapter reads the bound once, as it loads
+    os.environ["SGK_TORCH_ELEMENTS_MAX"] = str(2 ** 62)
+
 import torch  # noqa: E402
 
+import bench_provenance  # noqa: E402
 import sgk.torch as sgk_torch  # noqa: E402
+
+# The aten ops the adapter serves, as the profiler names them.
+PROFILED = ("aten::index_select", "aten::gather", "aten::take", "aten::scatter",
+            "aten::scatter_", "aten::scatter_add", "aten::scatter_add_",
+            "aten::scatter_reduce", "aten::scatter_reduce_", "aten::index_add",
+            "aten::index_add_", "aten::index_copy", "aten::index_copy_",
+            "aten::index_reduce", "aten::index_reduce_", "aten::index_fill_",
+            "aten::_index_put_impl_", "aten::embedding_dense_backward")
 
 
 def gnn_layer(reduce, nodes, edges, features):
@@ -125,6 +151,65 @@ def agree(a, b):
     return torch.allclose(a.float(), b.float(), rtol=1e-4, atol=1e-4)
 
 
+def calibration_cases(quick):
+    """(op, axis length, index elements, step) for the size rule's sweep."""
+    sizes = (1024, 4096) if quick else (1024, 4096, 16384, 65536, 262144, 1048576)
+    g = torch.Generator().manual_seed(4)
+    for n in sizes:
+        for axis in sorted({64, max(64, n // 64)}):
+            rows = max(1, n // axis)
+            data = torch.randn(rows, axis, generator=g)
+            index = torch.randint(0, axis, (rows, axis), generator=g)
+            src = torch.randn(rows, axis, generator=g)
+            yield "gather", axis, rows * axis, lambda d=data, i=index: d.gather(1, i)
+            yield "scatter", axis, rows * axis, lambda d=data, i=index, s=src: d.scatter(1, i, s)
+            yield ("scatter_add", axis, rows * axis,
+                   lambda d=data, i=index, s=src: d.scatter_add(1, i, s))
+            yield ("scatter_reduce_amax", axis, rows * axis,
+                   lambda d=data, i=index, s=src: d.scatter_reduce(1, i, s, "amax"))
+
+
+def per_op_us(step, use_sgk, steps=5):
+    """Each adapter op's CPU time (µs) per step, over a few profiled steps."""
+    if use_sgk:
+        sgk_torch.enable()
+    try:
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+            for _ in range(steps):
+                step()
+    finally:
+        sgk_torch.disable()
+    return {e.key: e.cpu_time_total / steps for e in prof.key_averages() if e.key in PROFILED}
+
+
+def alternated(step, reps):
+    """Median seconds of plain PyTorch and of PyTorch with sgk, and both
+    results; the order alternates each round, the first round warms up."""
+    times = {"torch": [], "sgk": []}
+    results = {}
+    for rep in range(reps + 1):
+        for variant in ("torch", "sgk") if rep % 2 == 0 else ("sgk", "torch"):
+            if variant == "sgk":
+                sgk_torch.enable()
+            seconds, results[variant] = timed(step)
+            sgk_torch.disable()
+            if rep:
+                times[variant].append(seconds)
+    return statistics.median(times["torch"]), statistics.median(times["sgk"]), results
+
+
+def calibrate(args, reps):
+    rows = []
+    for op, axis, elements, step in calibration_cases(args.quick):
+        t, s, results = alternated(step, reps)
+        rows.append({"op": op, "axis": axis, "index_elements": elements, "torch_ms": t * 1e3,
+                     "sgk_ms": s * 1e3, "speedup": t / s,
+                     "agree": agree(results["sgk"], results["torch"])})
+        print(f"{op:20s} axis {axis:6d} {elements:8d} elements  torch {t * 1e3:8.3f} ms  "
+              f"sgk {s * 1e3:8.3f} ms  x{t / s:5.2f}", flush=True)
+    return rows
+
+
 def timed(step):
     start = time.perf_counter()
     result = step()
@@ -136,37 +221,36 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--reps", type=int, default=None)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--json", default=os.path.join(HERE, "results", "torch-models.json"))
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--json", default=None)
     args = parser.parse_args()
     reps = args.reps or (3 if args.quick else 15)
     torch.set_num_threads(args.threads)
 
-    rows = []
-    for name, step in workloads(args.quick).items():
-        times = {"torch": [], "sgk": []}
-        results = {}
-        for rep in range(reps + 1):  # the first of each is a warm-up
-            for variant in ("torch", "sgk") if rep % 2 == 0 else ("sgk", "torch"):
-                if variant == "sgk":
-                    sgk_torch.enable()
-                seconds, results[variant] = timed(step)
-                sgk_torch.disable()
-                if rep:
-                    times[variant].append(seconds)
-        t, s = statistics.median(times["torch"]), statistics.median(times["sgk"])
-        rows.append({"workload": name, "torch_ms": t * 1e3, "sgk_ms": s * 1e3,
-                     "speedup": t / s, "agree": agree(results["sgk"], results["torch"])})
-        print(f"{name:16s} torch {t * 1e3:9.3f} ms  sgk {s * 1e3:9.3f} ms  "
-              f"x{t / s:5.2f}  {'agree' if rows[-1]['agree'] else 'DISAGREE'}", flush=True)
-
-    counters = {op: c for op, c in sgk_torch.counters().items() if c["sgk"] or c["fallback"]}
-    print(json.dumps(counters, indent=1))
-    report = {"cpu": platform.processor() or platform.machine(), "torch": torch.__version__,
-              "threads": args.threads, "reps": reps, "quick": args.quick, "rows": rows,
-              "counters": counters}
-    if not args.quick:
-        os.makedirs(os.path.dirname(args.json), exist_ok=True)
-        with open(args.json, "w") as f:
+    report = {**bench_provenance.describe(), "torch": torch.__version__,
+              "threads": args.threads, "reps": reps}
+    if args.calibrate:
+        rows = report["calibration"] = calibrate(args, reps)
+    else:
+        rows = report["rows"] = []
+        for name, step in workloads(args.quick).items():
+            t, s, results = alternated(step, reps)
+            ops = {"torch": per_op_us(step, False), "sgk": per_op_us(step, True)}
+            rows.append({"workload": name, "torch_ms": t * 1e3, "sgk_ms": s * 1e3,
+                         "speedup": t / s, "agree": agree(results["sgk"], results["torch"]),
+                         "ops_us": ops})
+            print(f"{name:16s} torch {t * 1e3:9.3f} ms  sgk {s * 1e3:9.3f} ms  "
+                  f"x{t / s:5.2f}  {'agree' if rows[-1]['agree'] else 'DISAGREE'}  "
+                  + "  ".join(f"{op[6:]} {ops['torch'][op]:.0f}/{ops['sgk'].get(op, 0):.0f} us"
+                              for op in ops["torch"]), flush=True)
+        report["counters"] = {op: c for op, c in sgk_torch.counters().items()
+                              if c["sgk"] or c["fallback"]}
+        print(json.dumps(report["counters"], indent=1))
+    if args.json or not args.quick:
+        path = args.json or os.path.join(
+            HERE, "results", "torch-calibration.json" if args.calibrate else "torch-models.json")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
             json.dump(report, f, indent=1)
     return 0 if all(r["agree"] for r in rows) else 1
 
