@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs the Python binding's tests (tests/python/test_binding.py,
-# tests/python/test_extension.py and tests/python/test_gather_tensor_scatter.py)
-# against the library and extension module of this build tree.  For
+# tests/python/test_extension.py, tests/python/test_gather_tensor_scatter.py,
+# tests/python/test_typing.py: stubs, py.typed and mypy --strict, and
+# tests/python/test_doctor.py: python -m sgk) against the library and
+# extension module of this build tree.  For
 # automake's TESTS: run from the build directory, with $srcdir exported by
 # the harness; exits 77 (skipped) when NumPy is not importable or the
 # extension was not built.  Each file ends with "N passed, N failed, N
@@ -13,7 +15,8 @@ name=test_python modules="numpy" marker=tests/python/test_binding.py
 
 echo "test_python: $("$python" --version 2>&1), library $library"
 status=0 passed=0 failed=0 skipped=0
-for suite in test_binding.py test_extension.py test_gather_tensor_scatter.py; do
+for suite in test_binding.py test_extension.py test_gather_tensor_scatter.py test_typing.py \
+    test_doctor.py; do
     out=$(PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH} \
         "$python" "$top_srcdir/tests/python/$suite" 2>&1)
     rc=$?

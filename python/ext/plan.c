@@ -306,16 +306,16 @@ static PyObject *plan_execute_raw(plan_object *self, PyObject *const *args, Py_s
 
 static PyMethodDef plan_object_methods[] = {
     {"execute", (PyCFunction)(void (*)(void))plan_execute, METH_FASTCALL | METH_KEYWORDS,
-     "execute(data, updates=None, out=None)\n--\n\n"
+     "execute($self, data, updates=None, out=None)\n--\n\n"
      "Run the plan on data (and updates, for scatters) of the planned shapes and\n"
      "type: returns out (a new array when out is None).  out may be data for\n"
      "scatters (in place).  Several threads may execute one plan at once."},
     {"_plan", (PyCFunction)(void (*)(void))plan_make, METH_FASTCALL, NULL},
     {"_execute_raw", (PyCFunction)(void (*)(void))plan_execute_raw, METH_FASTCALL, NULL},
     {"describe", (PyCFunction)plan_describe, METH_NOARGS,
-     "describe()\n--\n\nThe path, threads and SIMD target chosen for this plan."},
+     "describe($self)\n--\n\nThe path, threads and SIMD target chosen for this plan."},
     {"close", (PyCFunction)plan_close, METH_NOARGS,
-     "close()\n--\n\nFree the plan (executions in flight finish first); twice is fine."},
+     "close($self)\n--\n\nFree the plan (executions in flight finish first); twice is fine."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -42,6 +42,7 @@ __all__ = [
     "scatter_nd", "gather_nd", "scatter_elements", "gather_elements", "gather_nd_shape",
     "Plan", "ScatterNDPlan", "GatherNDPlan", "ScatterElementsPlan", "GatherElementsPlan",
     "set_num_threads", "runtime_describe", "version", "library_path", "dtype_size",
+    "status_name",
     "dtypes", "reductions", "reduction_supported",
     "SgkError", "InvalidArgumentError", "ShapeError", "IndexOutOfRangeError",
     "UnsupportedError", "OutOfMemoryError", "SizeOverflowError", "LibraryNotFoundError",

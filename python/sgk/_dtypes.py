@@ -6,26 +6,33 @@ same name, kind and size (float16, int32, ...), else ml_dtypes' type of
 that name (bfloat16), else none; strings (pointers) are object, str and
 bytes arrays.
 """
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from ._native import available, ext
 from .errors import IndexOutOfRangeError, InvalidArgumentError, UnsupportedError
 
+_ml_dtypes: Any
 try:  # optional: NumPy dtypes for the types NumPy lacks (bfloat16)
     import ml_dtypes as _ml_dtypes
 except Exception:  # pragma: no cover - depends on the environment
     _ml_dtypes = None
 
 # (name, item size, SGK_DTYPE_* flags) by sgk_dtype code
-TABLE = ext.dtype_table() if available else ()
+TABLE: tuple[tuple[str, int, int], ...] = ext.dtype_table() if available else ()
 NAMES = [name for name, _, _ in TABLE]
 CODES = {name: code for code, name in enumerate(NAMES)}
 SIZES = [size for _, size, _ in TABLE]
-STRING = next((code for code, (_, _, flags) in enumerate(TABLE)
-               if flags & ext.DTYPE_POINTER), None)
+# the pointer type's code (strings); -1 without the library
+STRING: int = next((code for code, (_, _, flags) in enumerate(TABLE)
+                    if flags & ext.DTYPE_POINTER), -1)
 
 
-def _numpy_kind(flags):
+def _numpy_kind(flags: int) -> str | None:
     if flags & ext.DTYPE_BOOLEAN:
         return "b"
     if flags & ext.DTYPE_INTEGER:
@@ -37,7 +44,7 @@ def _numpy_kind(flags):
     return None
 
 
-def _numpy_dtype(name, size, flags):
+def _numpy_dtype(name: str, size: int, flags: int) -> np.dtype[Any] | None:
     """NumPy's dtype for a registry type, or None."""
     kind = _numpy_kind(flags)
     if kind is None:
@@ -50,13 +57,14 @@ def _numpy_dtype(name, size, flags):
         pass
     extra = getattr(_ml_dtypes, name, None)
     if extra is not None and np.dtype(extra).itemsize == size:
-        return np.dtype(extra)
+        found: np.dtype[Any] = np.dtype(extra)
+        return found
     return None
 
 
-_FROM_NUMPY = {}
+_FROM_NUMPY: dict[np.dtype[Any], int] = {}
 # The types NumPy does not know itself, which the extension is told of.
-USER_DTYPES = {}
+USER_DTYPES: dict[np.dtype[Any], int] = {}
 for _code, (_name, _size, _flags) in enumerate(TABLE):
     _dt = _numpy_dtype(_name, _size, _flags)
     if _dt is not None:
@@ -68,11 +76,11 @@ BFLOAT16_DTYPE = next((dt for dt, code in USER_DTYPES.items() if NAMES[code] == 
                       None)
 
 
-def _is_string_dtype(dt):
+def _is_string_dtype(dt: np.dtype[Any]) -> bool:
     return dt.kind in ("O", "U", "S")
 
 
-def code_of(dt, override=None):
+def code_of(dt: npt.DTypeLike, override: npt.DTypeLike | None = None) -> int:
     """The sgk_dtype code for NumPy dtype dt; override is an sgk dtype name
     ("bfloat16", ...) reinterpreting an array of the same item size, e.g. a
     uint16 array holding bfloat16 bits."""
@@ -92,16 +100,17 @@ def code_of(dt, override=None):
         return code
     if _is_string_dtype(dt):
         return STRING
-    code = _FROM_NUMPY.get(dt)
-    if code is None:
+    known = _FROM_NUMPY.get(dt)
+    if known is None:
         hint = ""
         if dt.itemsize == 2 and dt.kind == "V" or "bfloat16" in str(dt):
             hint = " (for bfloat16 pass a uint16 array with dtype='bfloat16')"
         raise UnsupportedError(f"NumPy dtype {dt} has no sgk equivalent{hint}")
-    return code
+    return known
 
 
-def as_values(x, override=None, like=None):
+def as_values(x: Any, override: npt.DTypeLike | None = None,
+              like: np.dtype[Any] | None = None) -> tuple[npt.NDArray[Any], int]:
     """x as a C-contiguous array and its sgk code.  like: a dtype x is cast
     to (updates take data's type)."""
     if like is not None and not isinstance(x, np.ndarray):
@@ -123,7 +132,7 @@ _INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 _INT64_MAX = np.iinfo(np.int64).max
 
 
-def as_indices(x):
+def as_indices(x: Any) -> npt.NDArray[Any]:
     """x as a C-contiguous int32/int64 array; other integer types become
     int64."""
     arr = np.asarray(x)
@@ -136,7 +145,8 @@ def as_indices(x):
             raise IndexOutOfRangeError(f"index {int(arr.max())} does not fit in int64")
         else:
             arr = arr.astype(np.int64)
-    return np.require(arr, requirements="C")
+    result: npt.NDArray[Any] = np.require(arr, requirements="C")
+    return result
 
 
 class StringTable:
@@ -148,11 +158,11 @@ class StringTable:
     back is exact; the buffer lives as long as the table.
     """
 
-    def __init__(self, *arrays):
+    def __init__(self, *arrays: npt.NDArray[Any]) -> None:
         self._shapes = [a.shape for a in arrays]
         flat = [a.reshape(-1) for a in arrays]
         self._objects = np.concatenate(flat) if flat else np.empty(0, dtype=object)
-        encoded = []
+        encoded: list[bytes] = []
         for obj in self._objects:
             if isinstance(obj, bytes):
                 encoded.append(obj)
@@ -172,13 +182,13 @@ class StringTable:
         self._buffer = np.frombuffer(b"\0".join(encoded) + b"\0", dtype=np.uint8)
         self._base = self._buffer.__array_interface__["data"][0]
         pointers = (self._offsets + self._base).astype(np.uintp)
-        self.pointers = []
+        self.pointers: list[npt.NDArray[Any]] = []
         start = 0
         for shape, a in zip(self._shapes, flat):
             self.pointers.append(pointers[start:start + a.size].reshape(shape))
             start += a.size
 
-    def objects(self, pointers):
+    def objects(self, pointers: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """The original objects behind an array of pointers sgk produced."""
         offsets = pointers.astype(np.int64).reshape(-1) - self._base
         where = np.searchsorted(self._offsets, offsets)
@@ -186,4 +196,5 @@ class StringTable:
         if offsets.size and (len(self._offsets) == 0
                              or not np.array_equal(self._offsets[where], offsets)):
             raise InvalidArgumentError("sgk returned a string pointer it was not given")
-        return self._objects[where].reshape(pointers.shape)
+        found: npt.NDArray[Any] = self._objects[where].reshape(pointers.shape)
+        return found

@@ -14,12 +14,17 @@ libsgk missing, or a libsgk too old for the sgk.h it was built with),
 `ext` stands in, `available` is False, and every call raises
 LibraryNotFoundError saying why.
 """
+from __future__ import annotations
+
+import importlib
 import importlib.machinery
 import importlib.util
 import os
 import sys
+from types import ModuleType
+from typing import Any, NoReturn
 
-_NAME = __package__ + "._sgk"
+_NAME = (__package__ or "sgk") + "._sgk"
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 SOURCE_TREE = os.path.dirname(os.path.dirname(PACKAGE_DIR))
 
@@ -28,13 +33,13 @@ class LibraryNotFoundError(OSError):
     """libsgk or sgk's extension module could not be loaded."""
 
 
-def package_dir():
+def package_dir() -> str:
     """The folder of the sgk package: where an installed package keeps its
     libsgk and, when built, libsgk_openvino.so (setup.py copies them in)."""
     return PACKAGE_DIR
 
 
-def adapter_candidates(variable, folder, module):
+def adapter_candidates(variable: str, folder: str, module: str) -> list[str]:
     """Where an adapter's module (libsgk_openvino.so, libsgk_torch.so) may
     be, in order: $variable alone when it is set; beside the libsgk this
     package loads, and in the package (an installed package or `make
@@ -56,7 +61,20 @@ def adapter_candidates(variable, folder, module):
     return list(dict.fromkeys(found))
 
 
-def _from_build_dir():
+def recorded_string(path: str, marker: bytes) -> str | None:
+    """The NUL-terminated string that follows marker in the file at path
+    (what an adapter records of its build, e.g. the torch version), read
+    without loading the file; None when the marker is not there."""
+    with open(path, "rb") as f:
+        data = f.read()
+    at = data.find(marker)
+    if at < 0:
+        return None
+    end = data.find(b"\0", at)
+    return data[at + len(marker):end if end >= 0 else len(data)].decode(errors="replace")
+
+
+def _from_build_dir() -> ModuleType | None:
     """The extension an out-of-tree build made, or None."""
     build = os.environ.get("SGK_BUILD_DIR")
     if not build:
@@ -65,6 +83,8 @@ def _from_build_dir():
         path = os.path.join(build, "python", "sgk", "_sgk" + suffix)
         if os.path.exists(path):
             spec = importlib.util.spec_from_file_location(_NAME, path)
+            if spec is None or spec.loader is None:
+                continue
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
             sys.modules[_NAME] = module
@@ -72,13 +92,12 @@ def _from_build_dir():
     return None
 
 
-def _load():
+def _load() -> ModuleType:
     try:
         module = _from_build_dir()
         if module is not None:
             return module
-        from . import _sgk
-        return _sgk
+        return importlib.import_module(_NAME)
     except ImportError as exc:
         raise LibraryNotFoundError(
             f"sgk's extension module could not be loaded ({exc}); install the package "
@@ -90,11 +109,11 @@ class _Missing:
     """Stands in for the extension module when it cannot be loaded: each
     of its functions raises the reason when called."""
 
-    def __init__(self, error):
+    def __init__(self, error: BaseException) -> None:
         self._message = str(error)
 
-    def __getattr__(self, name):
-        def unavailable(*args, **kwargs):
+    def __getattr__(self, name: str) -> Any:
+        def unavailable(*args: object, **kwargs: object) -> NoReturn:
             raise LibraryNotFoundError(self._message)
         unavailable.__name__ = name
         return unavailable
@@ -103,17 +122,23 @@ class _Missing:
 class _MissingPlanBase:
     """Stands in for _sgk.PlanBase: planning raises before a plan exists."""
     closed = True
-    output_shape = None
+    output_shape: tuple[int, ...] | None = None
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
+# The extension module (typed Any: its functions are the library's, and
+# what the package exports of them is typed in _oneshot.pyi and _plans.pyi).
+ext: Any
+PlanBase: Any
 try:
     ext = _load()
     available = True
     PlanBase = ext.PlanBase
+    load_error: str | None = None
 except LibraryNotFoundError as _error:
     ext = _Missing(_error)
     available = False
     PlanBase = _MissingPlanBase
+    load_error = str(_error)

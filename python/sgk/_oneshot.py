@@ -6,20 +6,30 @@ It calls the library directly when every operand is what the library
 takes; otherwise it hands its bound arguments to general() here, which
 converts them (_marshal.py) and calls the extension's call_prepared with
 the prepared arrays.
+
+Type checkers read _oneshot.pyi, which python/stubgen.py generates from the
+extension's operator table and signatures (and this module's annotated
+functions): tests/python/test_typing.py fails while it is stale.
 """
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 from . import _dtypes, _marshal, errors
+from ._typing import ShapeLike
 from ._native import available, ext
 
-OPERATORS = tuple(_marshal.KINDS)
+OPERATORS: tuple[str, ...] = tuple(_marshal.KINDS)
 
 
-def general(op, *arguments):
+def general(op: str, *arguments: Any) -> Any:
     """The general path of operator op: arguments are its parameters in
     registry order, then out and dtype."""
     *params, out, dtype = arguments
     operands = _marshal.CallOperands(_marshal.KINDS[op], params, dtype)
+    assert operands.data is not None  # every row has data
     code = operands.data.code
     if operands.strings is None:
         return ext.call_prepared(op, code, *operands.raw, out)
@@ -36,25 +46,31 @@ if available:
     globals().update((name, getattr(ext, name)) for name in OPERATORS)
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     """Without the extension, each operator raises why it is missing."""
     if not available:
         return getattr(ext, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _shape_of(x):
+def _shape_of(x: ShapeLike) -> tuple[int, ...]:
     """An array's shape, or x itself taken as a shape."""
-    return tuple(int(d) for d in (np.shape(x) if hasattr(x, "shape") else x))
+    dims = np.shape(x) if hasattr(x, "shape") else x
+    return tuple(int(d) for d in dims)
 
 
-def gather_nd_shape(data, indices, batch_dims=0):
-    """GatherND's output shape, as a tuple.  data and indices may be arrays
-    (their shapes are used) or shapes."""
-    return ext.output_shape("gather_nd", _shape_of(data), _shape_of(indices), batch_dims)
+def gather_nd_shape(data: ShapeLike, indices: ShapeLike, batch_dims: int = 0) -> tuple[int, ...]:
+    """GatherND's output shape, as a tuple: indices.shape[:-1] +
+    data.shape[batch_dims + indices.shape[-1]:].  data and indices may be
+    arrays (their shapes are used; any type) or shapes.  Raises ShapeError
+    when the shapes break GatherND's rules, InvalidArgumentError for a
+    batch_dims out of range."""
+    return tuple(ext.output_shape("gather_nd", _shape_of(data), _shape_of(indices), batch_dims))
 
 
-def gather_shape(data, indices, axis=0):
+def gather_shape(data: ShapeLike, indices: ShapeLike, axis: int = 0) -> tuple[int, ...]:
     """Gather's output shape, data.shape[:axis] + indices.shape +
-    data.shape[axis+1:]; data and indices may be arrays or shapes."""
-    return ext.output_shape("gather", _shape_of(data), _shape_of(indices), axis)
+    data.shape[axis+1:]; data and indices may be arrays (their shapes are
+    used; any type) or shapes.  Raises ShapeError or InvalidArgumentError
+    (an axis outside [-r, r-1])."""
+    return tuple(ext.output_shape("gather", _shape_of(data), _shape_of(indices), axis))

@@ -12,6 +12,8 @@ see _native.adapter_candidates.  Importing sgk has
 loaded libsgk, so the module's own dependency on libsgk.so.0 is that same
 library, whatever its search path.
 """
+from __future__ import annotations
+
 import os
 
 from . import _native
@@ -19,11 +21,11 @@ from . import _native
 MODULE = "libsgk_openvino.so"
 
 
-def _candidates():
+def _candidates() -> list[str]:
     return _native.adapter_candidates("SGK_OPENVINO_EXTENSION", "openvino", MODULE)
 
 
-def openvino_extension_path():
+def openvino_extension_path() -> str:
     """The path of libsgk_openvino.so, which ov.Core.add_extension loads.
     Raises FileNotFoundError, naming the places tried, when sgk was built
     without OpenVINO (./configure found no OpenVINO development files)."""

@@ -7,8 +7,14 @@ directly on ndarrays of exactly the planned dtype and shapes; anything else
 comes back to _execute_general here, which converts (or rejects) the
 arguments as the one-shot operators do, and the extension checks them
 against the plan.
+
+Type checkers read _plans.pyi, which python/stubgen.py generates from the
+same table.
 """
+from __future__ import annotations
+
 import inspect
+from typing import Any
 
 from . import _dtypes, _marshal, _oneshot
 from ._native import PlanBase as _PlanBase
@@ -17,7 +23,7 @@ from ._native import available, ext
 _KEYWORD = inspect.Parameter.KEYWORD_ONLY
 
 
-class Plan(_PlanBase):
+class Plan(_PlanBase):  # type: ignore[misc]  # the extension's type
     """A planned operator: validated indices and a chosen execution path,
     executed many times on buffers of the planned shapes and type.  Free it
     with close() (or a with block); it is also freed when collected.
@@ -25,9 +31,10 @@ class Plan(_PlanBase):
     is None); data and updates must have the planned shapes; out may be data
     for scatters.  execute() may be called from several threads at once."""
 
-    op = None
+    op: str = ""
+    __signature__: inspect.Signature
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
         bound = self.__signature__.bind(*args, **kwargs)
         bound.apply_defaults()
@@ -36,6 +43,7 @@ class Plan(_PlanBase):
         self._override = arguments["dtype"]
         operands = _marshal.PlanOperands(kinds, list(arguments.values())[:len(kinds)],
                                          self._override)
+        assert operands.data is not None  # every row has data
         self._dtype = operands.data[1]
         flags = _marshal.plan_flags(arguments.get("deterministic"),
                                     arguments.get("wide_accumulate"), arguments["flags"])
@@ -43,22 +51,23 @@ class Plan(_PlanBase):
         self._plan(self.op, operands.code, operands.updates_code, direct, flags,
                    *operands.converted)
 
-    def __enter__(self):
+    def __enter__(self) -> Plan:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
+        """The NumPy dtype the plan was made for."""
         return self._dtype
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "closed" if self.closed else self.describe()
         return f"<sgk.{type(self).__name__} {self.op} -> {self.output_shape}: {state}>"
 
     # execute() is the extension's; what it declines comes here
-    def _execute_general(self, data, updates, out):
+    def _execute_general(self, data: Any, updates: Any, out: Any) -> Any:
         d = _marshal.Values(data, self._override)
         u = None if updates is None else _marshal.Values(updates, self._override,
                                                          like=d.array.dtype)
@@ -76,11 +85,14 @@ then plan.execute({execute}, out=None) many times.
 
 The {operands} given here supply only shapes and type (any object with
 .shape and .dtype will do).  flags: PLAN_* bits.{reduction}
+Raises what sgk.{op} raises (SgkError subclasses) when the indices or
+shapes are wrong, and execute() InvalidArgumentError for buffers of other
+shapes or type than planned.
 
 {summary}"""
 
 
-def _plan_class(op):
+def _plan_class(op: str) -> type[Plan]:
     """The Plan subclass of operator op: its signature is the one-shot
     function's without out, plus the plan flags."""
     oneshot = getattr(ext, op)
@@ -111,7 +123,7 @@ if available:
     globals().update((cls.__name__, cls) for cls in map(_plan_class, _oneshot.OPERATORS))
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     """Without the extension, each plan class raises why it is missing."""
     if not available and name.endswith("Plan"):
         return type(name, (Plan,), {"__init__": lambda self, *a, **k: ext.PlanBase()})

@@ -3,6 +3,8 @@
 The classes are named by the statuses' names; their codes are the
 library's (sgk_status_name over the registry's statuses), asked at import.
 """
+from __future__ import annotations
+
 from ._native import LibraryNotFoundError, available, ext  # noqa: F401 (re-exported)
 
 
@@ -13,10 +15,10 @@ class SgkError(Exception):
     library's sgk_last_error() detail (or the binding's own, for problems it
     finds before calling the library).
     """
-    status = None
-    status_name = None
+    status: int | None = None
+    status_name: str | None = None
 
-    def __init__(self, message, status=None):
+    def __init__(self, message: str, status: int | None = None) -> None:
         if status is not None:
             self.status = status
             self.status_name = _NAMES.get(status, f"SGK_STATUS_{status}")
@@ -45,6 +47,7 @@ class UnsupportedError(SgkError, TypeError):
 
 
 class OutOfMemoryError(SgkError, MemoryError):
+    """The library could not allocate its scratch or plan."""
     status_name = "SGK_ERR_OUT_OF_MEMORY"
 
 
@@ -53,17 +56,17 @@ class SizeOverflowError(SgkError, OverflowError):
     status_name = "SGK_ERR_OVERFLOW"
 
 
-_CLASSES = {cls.status_name: cls for cls in (InvalidArgumentError, ShapeError,
-                                             IndexOutOfRangeError, UnsupportedError,
-                                             OutOfMemoryError, SizeOverflowError)}
+_CLASSES: dict[str | None, type[SgkError]] = {
+    cls.status_name: cls for cls in (InvalidArgumentError, ShapeError, IndexOutOfRangeError,
+                                     UnsupportedError, OutOfMemoryError, SizeOverflowError)}
 # status code -> name, from the library
-_NAMES = dict(enumerate(ext.status_names())) if available else {}
+_NAMES: dict[int, str] = dict(enumerate(ext.status_names())) if available else {}
 for _code, _name in _NAMES.items():
     if _name in _CLASSES:
         _CLASSES[_name].status = _code
 
 
-def error_for(status, message):
+def error_for(status: int, message: str) -> SgkError:
     """The exception instance for a non-OK status."""
     cls = _CLASSES.get(_NAMES.get(status))
     if cls is None:

@@ -21,28 +21,31 @@ package loads (an installed package or `make install` keeps them
 together); then a build tree: SGK_BUILD_DIR, then the source tree this
 package sits in (<tree>/adapters/torch/.libs/).
 """
+from __future__ import annotations
+
 import contextlib
 import ctypes
 import json
 import os
 import threading
+from typing import Any, Iterator
 
 import torch as _torch
 
 from . import _native
 
 MODULE = "libsgk_torch.so"
-_MARKER = b"sgk-torch-built-against:"
+MARKER = b"sgk-torch-built-against:"
 
 __all__ = ["enable", "disable", "enabled", "is_enabled", "counters", "reset_counters",
            "adapter_path", "built_against"]
 
 
-def _candidates():
+def _candidates() -> list[str]:
     return _native.adapter_candidates("SGK_TORCH_ADAPTER", "torch", MODULE)
 
 
-def adapter_path():
+def adapter_path() -> str:
     """The path of libsgk_torch.so.  Raises ImportError, naming the places
     tried, when sgk was built without the adapter."""
     tried = _candidates()
@@ -54,27 +57,26 @@ def adapter_path():
         "torch; set SGK_TORCH_ADAPTER to its path); tried: " + "; ".join(tried))
 
 
-def built_against(path=None):
-    """The torch version the adapter at `path` was built against, read from
-    the file without loading it."""
-    with open(path or adapter_path(), "rb") as f:
-        data = f.read()
-    at = data.find(_MARKER)
-    if at < 0:
+def built_against(path: str | None = None) -> str:
+    """The torch version the adapter at `path` (by default adapter_path())
+    was built against, read from the file without loading it.  Raises
+    ImportError when the file records none (not an sgk torch adapter)."""
+    path = path or adapter_path()
+    version = _native.recorded_string(path, MARKER)
+    if version is None:
         raise ImportError(f"{path}: no torch version recorded; not an sgk torch adapter")
-    end = data.index(b"\0", at)
-    return data[at + len(_MARKER):end].decode()
+    return version
 
 
-def _release(version):
+def _release(version: str) -> str:
     return version.split("+")[0]
 
 
 _lock = threading.Lock()
-_adapter = None
+_adapter: Any = None  # the ctypes.CDLL of libsgk_torch.so, once loaded
 
 
-def _load():
+def _load() -> Any:
     global _adapter
     if _adapter is not None:
         return _adapter
@@ -99,25 +101,26 @@ def _load():
         return adapter
 
 
-def enable():
+def enable() -> None:
     """Serves aten's scatter/gather ops on the CPU through sgk from now on."""
     adapter = _load()
     if adapter.sgk_torch_enable() != 0:
-        raise RuntimeError("sgk.torch.enable: " + adapter.sgk_torch_error().decode())
+        raise RuntimeError("sgk.torch.enable: " + bytes(adapter.sgk_torch_error()).decode())
 
 
-def disable():
+def disable() -> None:
     """Restores PyTorch's own CPU kernels."""
     if _adapter is not None:
         _adapter.sgk_torch_disable()
 
 
-def is_enabled():
+def is_enabled() -> bool:
+    """Whether sgk serves aten's scatter/gather ops now (enable())."""
     return _adapter is not None and bool(_adapter.sgk_torch_is_enabled())
 
 
 @contextlib.contextmanager
-def enabled():
+def enabled() -> Iterator[None]:
     """sgk on for the block, and back to what it was after."""
     was = is_enabled()
     enable()
@@ -128,17 +131,19 @@ def enabled():
             disable()
 
 
-def counters():
+def counters() -> dict[str, Any]:
     """Per op, the calls sgk served and those that fell back to PyTorch, and
     why: {op: {"sgk": served, "fallback": fell_back, "reasons": {reason: n}}}."""
     adapter = _load()
     size = adapter.sgk_torch_counters_json(None, 0)
     buf = ctypes.create_string_buffer(size + 1)
     adapter.sgk_torch_counters_json(buf, size + 1)
-    return json.loads(buf.value.decode())
+    result: dict[str, Any] = json.loads(buf.value.decode())
+    return result
 
 
-def reset_counters():
+def reset_counters() -> None:
+    """Sets every counter of counters() back to zero."""
     _load().sgk_torch_reset_counters()
 
 
