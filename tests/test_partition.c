@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "duplicates.h"
+#include "paths/duplicates.h"
 #include "parallel/partition.h"
 
 /* Random slots, the same on every run. */

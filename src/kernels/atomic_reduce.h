@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "reduce.h"
+#include "kernels/reduce.h"
 
 /* The kernel has sgk_apply_fn's contract except that pairs may run
    concurrently from several threads and in any order: each element is

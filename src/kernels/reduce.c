@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "registry/registry.h"
-#include "cell_ops.h"
-#include "reduce.h"
+#include "kernels/cell_ops.h"
+#include "kernels/reduce.h"
 
 /* Pairs ahead whose update and destination are prefetched: enough to cover
    a memory latency at a few nanoseconds per pair. */

@@ -7,10 +7,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "error.h"
-#include "index_map.h"
+#include "runtime/error.h"
+#include "problem/index_map.h"
 #include "parallel/parallel_for.h"
-#include "shape.h"
+#include "problem/shape.h"
 #include "simd/simd.h"
 
 typedef struct {

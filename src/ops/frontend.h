@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "problem.h"
+#include "problem/problem.h"
 
 /* indices: a valid tensor whose buffer is present, of type int32 or int64. */
 sgk_status sgk_check_indices(const char *op, const sgk_tensor *indices, int64_t *count);

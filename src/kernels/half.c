@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "half.h"
+#include "kernels/half.h"
 
 static uint32_t bits_of(float f)
 {

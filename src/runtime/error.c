@@ -1,7 +1,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "runtime/error.h"
 
 static _Thread_local char last_error[512];
 

@@ -1,7 +1,7 @@
 /* ScatterND (ONNX 11-18) and ScatterNDUpdate (OpenVINO 3, 15). */
-#include "error.h"
-#include "frontend.h"
-#include "shape.h"
+#include "runtime/error.h"
+#include "ops/frontend.h"
+#include "problem/shape.h"
 
 static const char op[] = "scatter_nd";
 

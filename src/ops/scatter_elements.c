@@ -1,9 +1,9 @@
 /* ScatterElements (ONNX 11-18); the deprecated Scatter-9/11 is its `none`
    case. */
-#include "elements_shape.h"
-#include "error.h"
-#include "frontend.h"
-#include "shape.h"
+#include "ops/elements_shape.h"
+#include "runtime/error.h"
+#include "ops/frontend.h"
+#include "problem/shape.h"
 
 static const char op[] = "scatter_elements";
 

@@ -1,8 +1,8 @@
 /* GatherElements (ONNX 11, 13): the inverse of ScatterElements. */
 #include "registry/registry.h"
-#include "elements_shape.h"
-#include "frontend.h"
-#include "shape.h"
+#include "ops/elements_shape.h"
+#include "ops/frontend.h"
+#include "problem/shape.h"
 
 static const char op[] = "gather_elements";
 

@@ -6,7 +6,7 @@
 
 #include "parallel/parallel_for.h"
 #include "simd/simd.h"
-#include "whole_rows.h"
+#include "plan/whole_rows.h"
 
 typedef struct {
     const void *indices;

@@ -1,9 +1,9 @@
 /* Runs a plan on the caller's buffers: checks them, then hands them to
    the plan's path. */
-#include "error.h"
-#include "memory.h"
+#include "runtime/error.h"
+#include "runtime/memory.h"
 #include "paths/path.h"
-#include "plan.h"
+#include "problem/plan.h"
 
 /* caller prefixes the messages: the operator for one-shot calls, "execute"
    (followed by the plan's operator) for sgk_execute. */

@@ -1,6 +1,6 @@
-#include "elements_shape.h"
-#include "error.h"
-#include "frontend.h"
+#include "ops/elements_shape.h"
+#include "runtime/error.h"
+#include "ops/frontend.h"
 
 sgk_status sgk_check_elements_shapes(const char *op, const sgk_tensor *data,
                                      const sgk_tensor *indices, int64_t axis, int *axis_out)

@@ -2,7 +2,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "topology.h"
+#include "runtime/topology.h"
 
 static sgk_topology topology;
 static pthread_once_t topology_once = PTHREAD_ONCE_INIT;

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "memory.h"
+#include "runtime/memory.h"
 
 #define HUGE_PAGE (2u << 20)
 #define CACHE_LINE 64

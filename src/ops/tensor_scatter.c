@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "registry/registry.h"
-#include "error.h"
-#include "frontend.h"
-#include "shape.h"
+#include "runtime/error.h"
+#include "ops/frontend.h"
+#include "problem/shape.h"
 
 static const char op[] = "tensor_scatter";
 

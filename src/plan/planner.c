@@ -6,12 +6,12 @@
 #include <stdlib.h>
 
 #include "registry/registry.h"
-#include "error.h"
+#include "runtime/error.h"
 #include "paths/path.h"
-#include "plan.h"
-#include "runtime_config.h"
+#include "problem/plan.h"
+#include "runtime/runtime_config.h"
 #include "simd/simd.h"
-#include "whole_rows.h"
+#include "plan/whole_rows.h"
 
 /* Non-temporal stores skip reading the destination into the cache before
    overwriting it, but leave the output outside the cache: worth it for

@@ -2,8 +2,8 @@
 #ifndef SGK_INDEX_MAP_H
 #define SGK_INDEX_MAP_H
 
-#include "index_math.h"
-#include "problem.h"
+#include "problem/index_math.h"
+#include "problem/problem.h"
 
 /* Fills slot[0..p->count) with each pair's slot, every coordinate checked
    against [-s, s-1] and normalized; or, when slot32 is not NULL, fills it

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "atomic_reduce.h"
-#include "cell_ops.h"
+#include "kernels/atomic_reduce.h"
+#include "kernels/cell_ops.h"
 #include "registry/registry.h"
 
 #define RELAXED __ATOMIC_RELAXED

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "problem.h"
-#include "reduce.h"
+#include "problem/problem.h"
+#include "kernels/reduce.h"
 
 typedef struct sgk_path sgk_path;
 

@@ -7,13 +7,13 @@
 
 #include <config.h>
 
-#include "memory.h"
+#include "runtime/memory.h"
 #include "parallel/backend.h"
 #include "paths/path.h"
-#include "runtime_config.h"
-#include "error.h"
+#include "runtime/runtime_config.h"
+#include "runtime/error.h"
 #include "simd/simd.h"
-#include "topology.h"
+#include "runtime/topology.h"
 
 #define SGK_THREADS_LIMIT 1024
 

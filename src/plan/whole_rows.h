@@ -2,7 +2,7 @@
 #ifndef SGK_WHOLE_ROWS_H
 #define SGK_WHOLE_ROWS_H
 
-#include "problem.h"
+#include "problem/problem.h"
 
 /* When p is an Elements problem whose index value is the same along every
    dimension after the axis, and those dimensions are as long in indices as

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duplicates.h"
-#include "memory.h"
+#include "paths/duplicates.h"
+#include "runtime/memory.h"
 #include "parallel/parallel_for.h"
 
 /* A bitmap costs slots/8 bytes to clear; beside count pairs that is worth it

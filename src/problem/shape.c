@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "registry/registry.h"
-#include "error.h"
-#include "shape.h"
+#include "runtime/error.h"
+#include "problem/shape.h"
 
 sgk_status sgk_check_dims(const char *op, const char *role, const int64_t *dims, int rank,
                           size_t elem_size, int64_t *count)

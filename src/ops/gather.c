@@ -5,9 +5,9 @@
    index list, which the index map reads again for each (shared rows), so
    Gather runs on the GatherND paths without a copy of the indices. */
 #include "registry/registry.h"
-#include "error.h"
-#include "frontend.h"
-#include "shape.h"
+#include "runtime/error.h"
+#include "ops/frontend.h"
+#include "problem/shape.h"
 
 static const char op[] = "gather";
 

@@ -1,8 +1,8 @@
 /* GatherND (ONNX 11-13, OpenVINO GatherND-8) with batch dimensions. */
 #include "registry/registry.h"
-#include "error.h"
-#include "frontend.h"
-#include "shape.h"
+#include "runtime/error.h"
+#include "ops/frontend.h"
+#include "problem/shape.h"
 
 static const char op[] = "gather_nd";
 

@@ -1,10 +1,10 @@
 #include "registry/registry.h"
-#include "error.h"
-#include "frontend.h"
-#include "index_map.h"
-#include "memory.h"
-#include "plan.h"
-#include "shape.h"
+#include "runtime/error.h"
+#include "ops/frontend.h"
+#include "problem/index_map.h"
+#include "runtime/memory.h"
+#include "problem/plan.h"
+#include "problem/shape.h"
 
 sgk_status sgk_check_indices(const char *op, const sgk_tensor *indices, int64_t *count)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "half.h"
+#include "kernels/half.h"
 
 /* Integers wrap: arithmetic happens in uint64_t (no promotion to a signed
    int that uint16_t * uint16_t could overflow) and is cut back to the
