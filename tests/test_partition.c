@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "support/common.h"
 #include "paths/duplicates.h"
 #include "parallel/partition.h"
 

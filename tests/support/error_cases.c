@@ -1,5 +1,5 @@
 /*
- * The harness of the error tests; see tests/error_cases.h.
+ * The harness of the error tests; see tests/support/error_cases.h.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /*
  * A fixed set of calls, one or more per operator, each large enough that
  * sgk runs it in parallel at two threads or more, with its result from the
- * independent reference (tests/reference.c).  For the tests that run sgk in
+ * independent reference (tests/support/reference.c).  For the tests that run sgk in
  * a server's conditions: after fork(), on a host's thread pool.  Nothing
  * here calls cmocka: forked children and pool threads use it too.
  */

@@ -1,5 +1,5 @@
 /*
- * Helpers shared by the tests; see tests/common.h.  No call into the library
+ * Helpers shared by the tests; see tests/support/common.h.  No call into the library
  * or cmocka here (the reference and the fuzz targets link this file too).
  */
 #include "common.h"

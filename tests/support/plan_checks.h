@@ -1,5 +1,5 @@
 /*
- * Helpers of the plan tests (tests/test_plans_*.c); see tests/plan_checks.c.
+ * Helpers of the plan tests (tests/test_plans_*.c); see tests/support/plan_checks.c.
  * Include after cmocka.h.
  */
 #ifndef SGK_TESTS_PLAN_CHECKS_H

@@ -2,7 +2,7 @@
  * Small problems of every operator, for forcing every path on them
  * (tests/test_forced_paths.c): each built with random inputs, run through
  * sgk one-shot, planned and in place, and compared bit for bit with the
- * independent reference (tests/reference.c).  Nothing here calls cmocka.
+ * independent reference (tests/support/reference.c).  Nothing here calls cmocka.
  */
 #ifndef SGK_TESTS_FORCED_CASES_H
 #define SGK_TESTS_FORCED_CASES_H

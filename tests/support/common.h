@@ -1,12 +1,12 @@
 /*
  * Helpers shared by the test programs (tests/test_*.c) and by the
- * independent reference (tests/reference.c, tests/tolerance.c): allocation,
+ * independent reference (tests/support/reference.c, tests/support/tolerance.c): allocation,
  * facts about the element types, one deterministic random number generator,
  * and byte comparisons and dumps for failure reports.  Names start with tc_
  * ("tests/common"), except xmalloc and CHECK_OK, which are what readers
  * expect them to be.
  *
- * tests/common.c calls neither the library nor cmocka: the reference must
+ * tests/support/common.c calls neither the library nor cmocka: the reference must
  * not depend on the code it checks, test_partition links only the library's
  * internal sources, and the fuzz targets (tests/fuzz/run-fuzzers) link
  * common.c without cmocka.  What needs the library (tc_last_error,
