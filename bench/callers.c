@@ -1,7 +1,7 @@
 /* sgk-bench --callers N: a server calls sgk from many request threads at
    once.  For 1, 2, 4 ... N caller threads, each making one-shot calls in a
    loop on its own output, the aggregate throughput over one caller's, on
-   OpenMP and on a host pool (tests/host_pool.c) of as many workers as sgk
+   OpenMP and on a host pool (tests/support/host_pool.c) of as many workers as sgk
    has threads.  Nothing may collapse: more callers should move at least as
    many bytes per second as one. */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/host_pool.h"
+#include "../tests/support/host_pool.h"
 #include "bench.h"
 #include "sgk.h"
 

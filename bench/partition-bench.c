@@ -24,8 +24,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "duplicates.h"
-#include "memory.h"
+#include "paths/duplicates.h"
+#include "runtime/memory.h"
 #include "parallel/partition.h"
 
 #ifdef SGK_BENCH_VQSORT

@@ -376,7 +376,7 @@ def callers_section(folder):
            "A server calls sgk from many request threads at once. `sgk-bench --callers N` "
            "times 1, 2, 4 … N threads making one-shot calls in a loop, each on its own "
            "output, with sgk's loops on OpenMP and on the test suite's pthreads pool "
-           "(`tests/host_pool.c`, which runs one parallel loop at a time, installed with "
+           "(`tests/support/host_pool.c`, which runs one parallel loop at a time, installed with "
            "`sgk_set_parallel_backend`). Cells: the callers' aggregate throughput over one "
            "caller's.", "",
            f"{provenance(run, CALLERS_RUN, folder)} Copy bandwidth {run['copy_gbps']:.1f} GB/s, "

@@ -4,7 +4,7 @@
  * NULL output, invalid dtype and reduction values, updates whose type is not
  * data's, invalid or contradictory plan flags, and a NULL plan out-pointer.
  * Overlapping buffers: tests/test_errors_buffers.c.
- * Harness and contract: tests/error_cases.h.
+ * Harness and contract: tests/support/error_cases.h.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common.h"
-#include "error_cases.h"
+#include "support/common.h"
+#include "support/error_cases.h"
 #include "sgk.h"
 
 /* ---- SGK_ERR_INVALID_ARGUMENT ----------------------------------------- */

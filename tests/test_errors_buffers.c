@@ -5,7 +5,7 @@
  * they are read while it is written; for sgk_execute also a NULL plan and
  * NULL data, updates or output.  Adjacent, disjoint buffers are accepted.
  * Everything lives in one arena that must come out untouched.
- * Harness and contract: tests/error_cases.h.
+ * Harness and contract: tests/support/error_cases.h.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "error_cases.h"
+#include "support/common.h"
+#include "support/error_cases.h"
 #include "sgk.h"
 
 /* The arena holding every buffer of a case, and where the output starts in

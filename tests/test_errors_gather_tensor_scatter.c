@@ -1,5 +1,5 @@
 /*
- * The error contract of Gather and TensorScatter (tests/error_cases.h
+ * The error contract of Gather and TensorScatter (tests/support/error_cases.h
  * states it for the other operators): every bad call returns its exact
  * status, leaves a message that names the operator and the offending value
  * in sgk_last_error(), and writes nothing: the output, or the cache when
@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "error_cases.h"
+#include "support/common.h"
+#include "support/error_cases.h"
 #include "sgk.h"
 
 /* ---- Gather ----------------------------------------------------------------- */

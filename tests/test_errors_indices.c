@@ -6,7 +6,7 @@
  * errors found in the last chunk of a long index, which must leave the
  * output untouched (a library that writes while it validates is caught),
  * also where one-shot element scatters bin their pairs first.
- * Harness and contract: tests/error_cases.h.
+ * Harness and contract: tests/support/error_cases.h.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "error_cases.h"
+#include "support/common.h"
+#include "support/error_cases.h"
 #include "sgk.h"
 
 /* ---- SGK_ERR_INDEX_OUT_OF_RANGE ---------------------------------------- */

@@ -2,7 +2,7 @@
  * SGK_ERR_OVERFLOW: tensors whose element or byte counts do not fit in 64
  * bits (data, indices, updates, and GatherND's output from inputs that
  * fit), refused before any buffer is read: the buffers are small stand-ins.
- * Harness and contract: tests/error_cases.h.
+ * Harness and contract: tests/support/error_cases.h.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 
-#include "common.h"
-#include "error_cases.h"
+#include "support/common.h"
+#include "support/error_cases.h"
 #include "sgk.h"
 
 /* ---- SGK_ERR_OVERFLOW -------------------------------------------------- */

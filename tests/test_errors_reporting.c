@@ -5,7 +5,7 @@
  * bad values with a message of their own, and sgk_last_error() kept per
  * thread (a new thread starts empty; one thread's failure leaves another's
  * message alone).
- * Harness and contract: tests/error_cases.h.
+ * Harness and contract: tests/support/error_cases.h.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common.h"
-#include "error_cases.h"
+#include "support/common.h"
+#include "support/error_cases.h"
 #include "registry/registry.h"
 #include "sgk.h"
 

@@ -3,7 +3,7 @@
  * each operator's own shape rules (docs/semantics.md, Shapes): ScatterND's k and updates shape, GatherND's batch_dims, k and
  * batch dimensions, the Elements operators' axis, ranks and extents; then
  * every error of sgk_gather_nd_shape, which applies GatherND's rules alone.
- * Harness and contract: tests/error_cases.h.
+ * Harness and contract: tests/support/error_cases.h.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common.h"
-#include "error_cases.h"
+#include "support/common.h"
+#include "support/error_cases.h"
 #include "sgk.h"
 
 /* ---- SGK_ERR_SHAPE ----------------------------------------------------- */

@@ -2,7 +2,7 @@
  * SGK_ERR_UNSUPPORTED: index types other than int32 and int64, complex data
  * with max or min, strings with any reduction but none.  The reductions
  * these types do support are in the positive control.
- * Harness and contract: tests/error_cases.h.
+ * Harness and contract: tests/support/error_cases.h.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +12,8 @@
 
 #include <stdio.h>
 
-#include "common.h"
-#include "error_cases.h"
+#include "support/common.h"
+#include "support/error_cases.h"
 #include "sgk.h"
 
 /* ---- SGK_ERR_UNSUPPORTED ---------------------------------------------- */

@@ -3,7 +3,7 @@
  * three) on small problems of every operator, several types and every
  * reduction, int32 and int64 indices: wherever the path can serve, it must
  * be the one taken (sgk_last_path, sgk_plan_path) and exact, bit for bit
- * against the reference (tests/reference.c); wherever it cannot, the plan
+ * against the reference (tests/support/reference.c); wherever it cannot, the plan
  * says it fell back and the automatic choice is exact.  A bad SGK_PATH is
  * ignored and reported.
  *
@@ -27,8 +27,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "common.h"
-#include "forced_cases.h"
+#include "support/common.h"
+#include "support/forced_cases.h"
 
 extern char **environ;
 

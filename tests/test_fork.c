@@ -27,9 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common.h"
-#include "host_pool.h"
-#include "op_cases.h"
+#include "support/common.h"
+#include "support/host_pool.h"
+#include "support/op_cases.h"
 #include "sgk.h"
 
 #define CHILD_SECONDS 120

@@ -1,5 +1,5 @@
 /*
- * Gather and TensorScatter against tests/reference.c: random cases of every
+ * Gather and TensorScatter against tests/support/reference.c: random cases of every
  * element type, both index types, every axis (negative ones too) and both
  * TensorScatter modes, valid by construction and checked bit for bit
  * through every route a caller has:
@@ -31,9 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "support/common.h"
 #include "registry/registry.h"
-#include "reference.h"
+#include "support/reference.h"
 #include "sgk.h"
 
 #define GUARD 64

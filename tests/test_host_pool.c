@@ -1,6 +1,6 @@
 /*
  * sgk on a host's thread pool (sgk_set_parallel_backend): every operator,
- * one-shot and planned, on a small pthreads pool (tests/host_pool.c) of 1,
+ * one-shot and planned, on a small pthreads pool (tests/support/host_pool.c) of 1,
  * 2 and 4 workers gives the reference's bytes and the same bytes as
  * OpenMP at as many threads; with the pool installed sgk starts no OpenMP
  * thread of its own; a call from inside one of the pool's workers runs on
@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
-#include "host_pool.h"
-#include "op_cases.h"
+#include "support/common.h"
+#include "support/host_pool.h"
+#include "support/op_cases.h"
 #include "sgk.h"
 
 #define TEST_SECONDS 300

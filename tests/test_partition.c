@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "duplicates.h"
+#include "support/common.h"
+#include "paths/duplicates.h"
 #include "parallel/partition.h"
 
 /* Random slots, the same on every run. */

@@ -9,8 +9,8 @@
  * with NaN/infinity) are run through: the one-shot call, the one-shot call in
  * place, a plan executed twice and once in place, and plans made with
  * SGK_PLAN_DETERMINISTIC and with SGK_PLAN_ALLOW_REORDER.  Results are
- * compared with tests/reference.c bit for bit, or, where the caller allowed
- * reordering, within the bounds of tests/tolerance.c.  Each such bound is
+ * compared with tests/support/reference.c bit for bit, or, where the caller allowed
+ * reordering, within the bounds of tests/support/tolerance.c.  Each such bound is
  * checked to have teeth: a result missing one update, or applying it twice,
  * must fail it.
  *
@@ -42,11 +42,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "reference.h"
+#include "support/common.h"
+#include "support/reference.h"
 #include "registry/registry.h"
 #include "sgk.h"
-#include "tolerance.h"
+#include "support/tolerance.h"
 
 #define GUARD 32
 #define GUARD_BYTE 0xA5

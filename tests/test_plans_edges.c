@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan_checks.h"
+#include "support/plan_checks.h"
 
 /* ---- in place ------------------------------------------------------------- */
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan_checks.h"
+#include "support/plan_checks.h"
 
 /* ---- plan once, execute many --------------------------------------------- */
 

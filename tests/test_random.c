@@ -1,5 +1,5 @@
 /*
- * Randomized comparison of the library against tests/reference.c.
+ * Randomized comparison of the library against tests/support/reference.c.
  *
  * Every case is built from a fixed seed (so runs are deterministic), is valid
  * by construction, and is checked bit for bit against the reference through
@@ -12,7 +12,7 @@
  *
  * Where the caller allowed reordering (SGK_DETERMINISTIC=0 for the one-shot
  * calls and flag-less plans, SGK_PLAN_ALLOW_REORDER for a plan), float
- * add/sub/mul are judged within the rounding bounds of tests/tolerance.c and
+ * add/sub/mul are judged within the rounding bounds of tests/support/tolerance.c and
  * float max/min up to the sign of a zero and the NaN payload; elements whose
  * terms have no order-independent answer (a partial sum that may overflow in
  * some order, say) are then counted, not judged.
@@ -33,11 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "reference.h"
+#include "support/common.h"
+#include "support/reference.h"
 #include "registry/registry.h"
 #include "sgk.h"
-#include "tolerance.h"
+#include "support/tolerance.h"
 
 enum { OP_SCATTER_ND, OP_GATHER_ND, OP_SCATTER_ELEMENTS, OP_GATHER_ELEMENTS };
 static const char *const op_names[] = {"scatter_nd", "gather_nd", "scatter_elements",
@@ -446,7 +446,7 @@ static void run_case(tcase *c, tc_rng *r)
     size_t ibytes = (size_t)c->in * tc_dtype_size(c->idtype);
     char *icopy = xmalloc(ibytes);
     memcpy(icopy, c->indices, ibytes);
-    /* Reordering plans are judged by tests/tolerance.c where it matters. */
+    /* Reordering plans are judged by tests/support/tolerance.c where it matters. */
     uint32_t flags = tc_rng_percent(r, 50) ? SGK_PLAN_DETERMINISTIC : 0;
     if (tc_rng_percent(r, 30))
         flags = SGK_PLAN_ALLOW_REORDER;

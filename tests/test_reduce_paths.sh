@@ -7,7 +7,7 @@
 # always with SGK_PARALLEL_MIN_BYTES=0 so that small cases run in parallel.
 # The library reads its environment once per process, hence one process per
 # configuration.  Both programs read the same variables to know which
-# expectations apply (tests/tolerance.h).  Finally every digest that
+# expectations apply (tests/support/tolerance.h).  Finally every digest that
 # test_paths printed (large duplicate-heavy float32 adds planned with
 # SGK_PLAN_DETERMINISTIC at 1, 2 and 4 threads) must be the same in every
 # configuration.

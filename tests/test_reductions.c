@@ -1,7 +1,7 @@
 /*
  * Every reduction cell of the semantics (docs/semantics.md; 16 types
  * x 6 reductions), with duplicate destinations, through sgk_scatter_nd and
- * sgk_scatter_elements.  Supported cells must equal tests/reference.c (and a
+ * sgk_scatter_elements.  Supported cells must equal tests/support/reference.c (and a
  * set of hand-computed literals, which check the reference too); unsupported
  * cells must return SGK_ERR_UNSUPPORTED with a message and leave the output
  * (and, in place, the data) untouched.
@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common.h"
+#include "support/common.h"
 #include "registry/registry.h"
-#include "reference.h"
+#include "support/reference.h"
 #include "sgk.h"
 
 #define SENTINEL 0x5C

@@ -1,7 +1,7 @@
 /*
  * The registry's public queries (sgk.h): counts, names and their round
  * trips, flags, the version check; and that the registry agrees with what
- * the semantics say, as the independent reference (tests/reference.c) has
+ * the semantics say, as the independent reference (tests/support/reference.c) has
  * them: a cell is flagged supported, and scatter_nd accepts it, exactly
  * where the reference defines it, and order-free only where the semantics
  * make it so (integers and bool, never NONE).
@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error_cases.h"
-#include "reference.h"
+#include "support/error_cases.h"
+#include "support/reference.h"
 #include "registry/registry.h"
 #include "sgk.h"
 

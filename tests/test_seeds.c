@@ -59,7 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "support/common.h"
 #include "registry/registry.h"
 #include "sgk.h"
 

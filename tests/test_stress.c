@@ -5,7 +5,7 @@
  * float16, GatherND, ScatterElements max with signed zeros and NaNs), and 16
  * different plans executed concurrently; every result must equal, bit for
  * bit (any NaN matching any NaN), the independent reference's
- * (tests/reference.c).
+ * (tests/support/reference.c).
  *
  * Worker threads never call cmocka (its failure path is not thread-safe):
  * they record what they saw and the main thread asserts after joining.
@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "reference.h"
+#include "support/common.h"
+#include "support/reference.h"
 #include "sgk.h"
 
 #define THREADS 16
@@ -89,7 +89,7 @@ static sgk_status run_job(const job *j, void *out)
 }
 
 /* The reference's output into a new j->expected (`reference`, a call of
-   tests/reference.c writing there), then `call` (storing into j->plan)
+   tests/support/reference.c writing there), then `call` (storing into j->plan)
    plans the problem with the default threads. */
 #define PLAN_WITH_REFERENCE(j, call, reference)                                           \
     do {                                                                                  \

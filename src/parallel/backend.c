@@ -1,7 +1,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "runtime/error.h"
 #include "parallel/backend.h"
 
 /* The installed backend, read without a lock by every parallel loop: a

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memory.h"
+#include "runtime/memory.h"
 #include "parallel/parallel_for.h"
 #include "parallel/partition.h"
 

@@ -5,7 +5,7 @@
    and applied with atomic read-modify-writes. */
 #include <stdlib.h>
 
-#include "atomic_reduce.h"
+#include "kernels/atomic_reduce.h"
 #include "registry/registry.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"

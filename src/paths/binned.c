@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "registry/registry.h"
-#include "index_map.h"
-#include "memory.h"
+#include "problem/index_map.h"
+#include "runtime/memory.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "registry/registry.h"
-#include "index_map.h"
+#include "problem/index_map.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"
 

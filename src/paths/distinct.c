@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "index_map.h"
-#include "memory.h"
+#include "problem/index_map.h"
+#include "runtime/memory.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"
 

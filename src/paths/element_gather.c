@@ -8,9 +8,9 @@
 #include <stdlib.h>
 
 #include "registry/registry.h"
-#include "error.h"
-#include "index_map.h"
-#include "memory.h"
+#include "runtime/error.h"
+#include "problem/index_map.h"
+#include "runtime/memory.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 
 #include "registry/registry.h"
-#include "index_map.h"
-#include "memory.h"
+#include "problem/index_map.h"
+#include "runtime/memory.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
-#include "shape.h"
+#include "problem/shape.h"
 #include "simd/simd.h"
 
 /* Slots worked out per run, a list short enough for L1. */

@@ -4,7 +4,7 @@
 #define SGK_OWNER_BLOCKS_H
 
 #include "paths/path.h"
-#include "reduce.h"
+#include "kernels/reduce.h"
 
 /* The plan both paths make (owner_blocks.c) and run (owner_blocks_run.c). */
 typedef struct {

@@ -3,7 +3,7 @@
    outputs past the caches built in a scratch block and streamed out. */
 #include <stdlib.h>
 
-#include "memory.h"
+#include "runtime/memory.h"
 #include "parallel/parallel_for.h"
 #include "paths/owner_blocks.h"
 #include "paths/pairs.h"

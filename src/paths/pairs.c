@@ -2,15 +2,15 @@
 #include <stdlib.h>
 
 #include "registry/registry.h"
-#include "duplicates.h"
-#include "error.h"
-#include "half.h"
-#include "index_map.h"
-#include "memory.h"
+#include "paths/duplicates.h"
+#include "runtime/error.h"
+#include "kernels/half.h"
+#include "problem/index_map.h"
+#include "runtime/memory.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"
-#include "topology.h"
+#include "runtime/topology.h"
 
 /* A quarter of L2 leaves room for the updates streaming through. */
 int64_t sgk_cache_block_bytes(void)

@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan.h"
-#include "problem.h"
-#include "runtime_config.h"
+#include "problem/plan.h"
+#include "problem/problem.h"
+#include "runtime/runtime_config.h"
 
 /* What the choice of a path depends on. */
 typedef struct {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memory.h"
+#include "runtime/memory.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"
 

@@ -5,7 +5,7 @@
    into a large destination. */
 #include <stdlib.h>
 
-#include "memory.h"
+#include "runtime/memory.h"
 #include "parallel/parallel_for.h"
 #include "parallel/partition.h"
 #include "paths/pairs.h"

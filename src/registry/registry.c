@@ -2,7 +2,7 @@
    facts the kernels and paths ask of a (type, reduction) cell. */
 #include <string.h>
 
-#include "error.h"
+#include "runtime/error.h"
 #include "registry/registry.h"
 
 /* The rows must be in code order, for the tables' designated rows to

@@ -1,5 +1,5 @@
 // Vectorized reductions out = f(out, update) over slices: the same contract
-// and the same arithmetic as the scalar kernels of src/reduce.c (the
+// and the same arithmetic as the scalar kernels of src/kernels/reduce.c (the
 // reference), lane by lane.  Every cell is an Op (what one vector step does
 // to dst and src) run by one driver; the tail of a slice runs the same Op on
 // narrower vectors, so it cannot compute anything the body would not.
@@ -113,7 +113,7 @@ struct BoolAndF {
 };
 
 // ---- fp16 / bf16 <-> float32 in integer lanes --------------------------------
-// Bit for bit src/half.c, on every target: Highway 1.0.3's bf16 DemoteTo
+// Bit for bit src/kernels/half.c, on every target: Highway 1.0.3's bf16 DemoteTo
 // truncates, and its f16 conversions differ by target in NaN handling.  The
 // 16-bit values travel zero-extended in 32-bit lanes.
 
@@ -314,7 +314,7 @@ HWY_INLINE void ApplySlice(typename Op::T* HWY_RESTRICT dst,
 constexpr int64_t kPrefetchAhead = 2;
 constexpr size_t kPrefetchMinBytes = 256;
 
-// The sgk_apply_fn contract (src/reduce.h); kPerElement T values make one
+// The sgk_apply_fn contract (src/kernels/reduce.h); kPerElement T values make one
 // element (2 for complex).
 template <class Op, size_t kPerElement = 1>
 void Apply(void* dst_v, const int64_t* slot, const void* src_v, const int64_t* pos,

@@ -87,7 +87,7 @@ bool sgk_simd_map_pairs2(const void *idx, bool idx64, int64_t pairs, int64_t d0,
 /* Whether every v[0..n) (int64 when is64, else int32) equals value. */
 bool sgk_simd_all_equal(const void *v, bool is64, int64_t n, int64_t value);
 
-/* The vectorized twin of sgk_apply_fn (src/reduce.h), same contract and
+/* The vectorized twin of sgk_apply_fn (src/kernels/reduce.h), same contract and
    the same results bit for bit: for each pair i in [begin, end), in order,
    elements [0, width) of the slice at dst + slot[i] * stride = f(them, the
    same elements of the slice at src + (pos ? pos[i] : i) * stride). */

@@ -6,7 +6,7 @@
  * and the statuses and plan rules of docs/integration.md, "The C API") which
  * statuses the library may return (an empty set: the call must succeed), runs
  * it, and traps on any breach:
- *   - success: the output equals the serial reference (tests/reference.c) bit
+ *   - success: the output equals the serial reference (tests/support/reference.c) bit
  *     for bit (NaN by NaN-ness where float arithmetic made it);
  *   - failure: a predicted status, a non-empty sgk_last_error(), and every
  *     buffer (output, data, updates) byte for byte as it was.
@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "reference.h"
+#include "support/common.h"
+#include "support/reference.h"
 #include "sgk.h"
 
 /* Largest tensor the harness allocates for real, in elements; data (and a

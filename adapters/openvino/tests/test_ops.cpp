@@ -1,7 +1,7 @@
 // The extension's operators evaluated directly on ov::Tensors, without
 // OpenVINO's CPU plugin (which cannot be loaded under AddressSanitizer), so
 // that the sanitizer build covers the adapter's own C++: every operator on
-// every type class against the independent reference (tests/reference.c),
+// every type class against the independent reference (tests/support/reference.c),
 // Gather and TensorScatter (with and without write_indices) included,
 // including the 64-bit types the CPU plugin would lower; the f16/bf16
 // reductions of tensors a plugin lowered to f32; booleans held as u8;
@@ -31,7 +31,7 @@
 #include "tbb_backend.hpp"
 
 extern "C" {
-#include "reference.h"
+#include "support/reference.h"
 }
 
 // cmocka last: it defines a fail() macro that C++ headers' members share.
