@@ -385,7 +385,7 @@ static void apply_bins(void *ctx, int worker, int64_t first, int64_t last)
     const binned_plan *bp = j->bp;
     const sgk_plan *p = &bp->base;
     const size_t es = j->b->slice_bytes, block_bytes = ((size_t)1 << bp->shift) * es;
-    const bool via_scratch = p->stream_output && !j->b->in_place;
+    const bool via_scratch = j->b->stream && !j->b->in_place;
     uint8_t *scratch = via_scratch ? sgk_thread_scratch(block_bytes) : NULL;
     (void)worker;
     for (int64_t b = first; b < last; b++) {

@@ -154,7 +154,7 @@ static void gather_windows(const job *j, int64_t begin, int64_t end)
             span = (size_t)(last - (uintptr_t)lo) + 4;
         }
         sgk_simd_gather_elements32(j->b->out, j->b->data, ep->slot32, n, next,
-                                   ep->base.stream_output, lo, span);
+                                   j->b->stream, lo, span);
     }
 }
 
@@ -167,10 +167,10 @@ static void gather_elements(void *ctx, int worker, int64_t begin, int64_t end)
         gather_windows(j, begin, end);
     else if (ep->slot32 != NULL)
         sgk_simd_gather_elements32(j->b->out, j->b->data, ep->slot32, begin, end,
-                                   ep->base.stream_output, NULL, 0);
+                                   j->b->stream, NULL, 0);
     else
         sgk_simd_gather_elements64(j->b->out, j->b->data, ep->slot, begin, end,
-                                   ep->base.stream_output);
+                                   j->b->stream);
 }
 
 static sgk_status element_run(const sgk_plan *plan, const sgk_buffers *b)

@@ -200,7 +200,7 @@ static void gather_run(const job *j, int64_t n0, int64_t len, int64_t i, const r
             const size_t bytes = from < t->next_bytes ? t->next_bytes - from : 0;
             (lp->index64 ? line_slots32_i64 : line_slots32_i32)(
                 lp->indices, n0 + k, m, t->line0, at, lp->data_axis, lp->inner, slot.narrow);
-            sgk_simd_gather_elements32(out, j->b->data, slot.narrow, 0, m, p->stream_output,
+            sgk_simd_gather_elements32(out, j->b->data, slot.narrow, 0, m, j->b->stream,
                                        bytes > 0 ? t->next + from : NULL,
                                        bytes < share ? bytes : share);
             continue;
@@ -208,7 +208,7 @@ static void gather_run(const job *j, int64_t n0, int64_t len, int64_t i, const r
         (lp->index64 ? line_slots_i64 : line_slots_i32)(lp->indices, n0 + k, m, t->line0, at,
                                                         lp->data_axis, lp->inner, slot.wide);
         if (es == 8)
-            sgk_simd_gather_elements64(out, j->b->data, slot.wide, 0, m, p->stream_output);
+            sgk_simd_gather_elements64(out, j->b->data, slot.wide, 0, m, j->b->stream);
         else
             sgk_simd_move_slices(out, NULL, j->b->data, slot.wide, 0, m, es, es, false);
     }
@@ -239,7 +239,7 @@ static void run_lines(const job *j, int64_t first, int64_t last, line_run_fn run
     const int64_t A = lp->data_axis, I = lp->inner;
     const size_t es = p->elem_size, unit_bytes = (size_t)(A * I) * es;
     const bool copy = p->scatter && !j->b->in_place;
-    const bool via_scratch = copy && p->stream_output && chunks == 1 &&
+    const bool via_scratch = copy && j->b->stream && chunks == 1 &&
                              unit_bytes <= 2 * (size_t)sgk_cache_block_bytes();
     uint8_t *scratch = via_scratch ? sgk_thread_scratch(unit_bytes) : NULL;
     for (int64_t u = first; u < last; u++) {

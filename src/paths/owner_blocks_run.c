@@ -118,7 +118,7 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
     const size_t col = (size_t)c0 * es, width = (size_t)(c1 - c0) * es;
     const bool whole = width == sb, in_place = j->b->in_place;
     /* Blocks of outputs streamed past the caches are built here first. */
-    uint8_t *scratch = p->stream_output && !in_place && whole
+    uint8_t *scratch = j->b->stream && !in_place && whole
                            ? sgk_thread_scratch((size_t)bp->block_slots * sb)
                            : NULL;
     for (int64_t b = first; b < last; b++) {
@@ -131,11 +131,11 @@ static void scatter_range(const job *j, int worker, int64_t first, int64_t last,
            they are better applied to lines the copy just left in cache, or,
            for output past the caches, to a scratch copy of the block. */
         bool few = sgk_few_updates(end - begin, s1 - s0);
-        if (p->stream_output && !few && whole && scratch != NULL && begin != end) {
+        if (j->b->stream && !few && whole && scratch != NULL && begin != end) {
             scatter_via_scratch(j, worker, scratch, b, last);
             continue;
         }
-        bool stream = p->stream_output && few;
+        bool stream = j->b->stream && few;
         if (!in_place && whole)
             sgk_simd_copy_bytes(out, data, (size_t)(s1 - s0) * sb, stream);
         else if (!in_place)

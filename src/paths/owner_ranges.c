@@ -71,7 +71,7 @@ static void scatter_owned(void *ctx, int worker, int64_t first, int64_t last)
             /* stream the range unless updates will land on much of it */
             bool few = sgk_few_updates(p->count / parts, s1 - s0);
             sgk_simd_copy_bytes(j->b->out + (size_t)s0 * sb, j->b->data + (size_t)s0 * sb,
-                                (size_t)(s1 - s0) * sb, p->stream_output && few);
+                                (size_t)(s1 - s0) * sb, j->b->stream && few);
         }
         int64_t own_slot[OWNED_CHUNK], own_pos[OWNED_CHUNK];
         for (int64_t i = 0; i < p->count; i += OWNED_CHUNK) {

@@ -147,7 +147,7 @@ static void copy_slots(void *ctx, int worker, int64_t begin, int64_t end)
     (void)worker;
     bool few = sgk_few_updates(j->plan->count, j->plan->slots);
     sgk_simd_copy_bytes(j->b->out + (size_t)begin * sb, j->b->data + (size_t)begin * sb,
-                        (size_t)(end - begin) * sb, j->plan->stream_output && few);
+                        (size_t)(end - begin) * sb, j->b->stream && few);
 }
 
 void sgk_copy_output(const sgk_plan *plan, const sgk_buffers *b)

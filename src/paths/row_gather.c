@@ -111,10 +111,10 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
     (void)worker;
     if (rp->source_order != NULL && (uintptr_t)j->b->out % 64 == 0)
         sgk_simd_move_rows_in_order(j->b->out, j->b->data, rp->slot, rp->source_order, begin,
-                                    end, j->b->slice_bytes, rp->base.stream_output);
+                                    end, j->b->slice_bytes, j->b->stream);
     else
         sgk_simd_move_slices(j->b->out, NULL, j->b->data, rp->slot, begin, end,
-                             j->b->slice_bytes, j->b->slice_bytes, rp->base.stream_output);
+                             j->b->slice_bytes, j->b->slice_bytes, j->b->stream);
 }
 
 static sgk_status row_run(const sgk_plan *plan, const sgk_buffers *b)

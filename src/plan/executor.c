@@ -53,6 +53,8 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
         .out = output,
         .in_place = data == output,
         .slice_bytes = (size_t)plan->slice_len * plan->elem_size,
+        .stream = plan->stream_output && sgk_mapped_in(output, plan->output_elems *
+                                                                    (int64_t)plan->elem_size),
     };
     /* A path fails only before its first write (path.h): out of memory,
        named here, or a bad index found by a path that checks the indices

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <stdbool.h>
 
@@ -38,6 +39,16 @@ void *sgk_alloc_zeroed(int64_t n, size_t size)
     if (p != NULL)
         memset(p, 0, bytes);
     return p;
+}
+
+bool sgk_mapped_in(const void *p, int64_t bytes)
+{
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t first = ((uintptr_t)p + page - 1) / page * page;
+    unsigned char resident;
+    if (bytes <= 0 || page == 0 || first + page > (uintptr_t)p + (uintptr_t)bytes)
+        return true;
+    return mincore((void *)first, page, &resident) != 0 || (resident & 1);
 }
 
 /* Two buffers a thread keeps: one for the blocks it works on as a worker,

@@ -43,6 +43,11 @@ void *sgk_thread_scratch(size_t bytes);
 void *sgk_call_scratch(size_t bytes);
 #define SGK_CALL_SCRATCH_KEEP ((size_t)256 << 20)
 
+/* Whether the first whole page of [p, p + bytes) is in memory (mincore):
+   false for a fresh allocation not yet written, whose pages the first
+   store faults in.  True when unknown (no whole page, or mincore fails). */
+bool sgk_mapped_in(const void *p, int64_t bytes);
+
 /* Bytes of scratch the calling thread keeps now. */
 size_t sgk_scratch_kept(void);
 
