@@ -1,5 +1,12 @@
 #include "rows.hpp"
 
+#include <ATen/Parallel.h>
+#include <ATen/ops/bincount.h>
+#include <ATen/ops/full.h>
+
+#include <cstring>
+#include <vector>
+
 namespace sgk_torch {
 
 at::Tensor row_index(const at::Tensor& index, int64_t dim, at::IntArrayRef full,
@@ -17,6 +24,49 @@ at::Tensor row_index(const at::Tensor& index, int64_t dim, at::IntArrayRef full,
     const auto sizes = index.sizes().slice(0, dim + 1);
     const auto strides = index.strides().slice(0, dim + 1);
     return index.as_strided(sizes, strides).contiguous();
+}
+
+bool rows_within(const at::Tensor& rows, int64_t slots) {
+    return rows.numel() == 0 || rows.max().item<int64_t>() < slots;
+}
+
+namespace {
+
+template <typename T>
+void mark(const T* v, int64_t n, std::vector<uint8_t>& touched) {
+    for (int64_t i = 0; i < n; ++i)
+        touched[static_cast<size_t>(v[i])] = 1;
+}
+
+}  // namespace
+
+void fill_rows(at::Tensor& out, const at::Tensor& rows, const at::Scalar& value) {
+    std::vector<uint8_t> touched(static_cast<size_t>(out.size(0)), 0);
+    if (rows.scalar_type() == at::kLong)
+        mark(rows.const_data_ptr<int64_t>(), rows.numel(), touched);
+    else
+        mark(rows.const_data_ptr<int32_t>(), rows.numel(), touched);
+    std::vector<int64_t> list;
+    for (size_t s = 0; s < touched.size(); ++s)
+        if (touched[s])
+            list.push_back(static_cast<int64_t>(s));
+    const at::Tensor row = at::full(out.sizes().slice(1), value, out.options());
+    const size_t bytes = row.nbytes();
+    const auto* from = static_cast<const uint8_t*>(row.const_data_ptr());
+    auto* base = static_cast<uint8_t*>(out.data_ptr());
+    at::parallel_for(0, static_cast<int64_t>(list.size()), 1024, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i)
+            std::memcpy(base + static_cast<size_t>(list[i]) * bytes, from, bytes);
+    });
+}
+
+at::Tensor count_rows(const at::Tensor& out, const at::Tensor& rows, bool include_self) {
+    at::Tensor count = at::bincount(rows.to(at::kLong), {}, out.size(0)).to(out.scalar_type());
+    if (include_self)
+        count.add_(1);
+    std::vector<int64_t> shape(static_cast<size_t>(out.dim()), 1);
+    shape[0] = out.size(0);
+    return count.view(shape);
 }
 
 }  // namespace sgk_torch

@@ -17,4 +17,19 @@ namespace sgk_torch {
 at::Tensor row_index(const at::Tensor& index, int64_t dim, at::IntArrayRef full,
                      bool match_leading);
 
+// Whether every value of a row index (1-d, int32 or int64, none negative)
+// is below `slots`.
+bool rows_within(const at::Tensor& rows, int64_t slots);
+
+// out[s] = value for every slot s that `rows` names (rows_within
+// out.size(0)), each written once however often it is named: PyTorch
+// writes a value, or a reduction's identity, into the touched rows of a
+// scatter that way, and making a tensor of the value for every index row
+// would write the index's extent twice (128 MiB for a GNN layer's edges).
+void fill_rows(at::Tensor& out, const at::Tensor& rows, const at::Scalar& value);
+
+// How many times `rows` names each of out's rows, as out's type, shaped
+// [slots, 1, ..., 1] to divide out by (a mean's count).
+at::Tensor count_rows(const at::Tensor& out, const at::Tensor& rows, bool include_self);
+
 }  // namespace sgk_torch

@@ -101,19 +101,36 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
     const at::Tensor& negatives = rows.defined() ? rows : index;
     if (int64_t bad = first_negative(negatives); bad >= 0)
         raise_negative(call.name, negatives, bad, dim, self.size(dim), Raises::runtime_error);
-    if (!src)
-        updates = at::full(index.sizes(), *value, self.options());
     if (into == Into::fresh)
         out = at::empty(self.sizes(), self.options());
     if (into == Into::self)
         out = self;
+    const Reduction& r = call.reduction;
+    // Rows to fill with one value (scatter's value form, or a reduction's
+    // identity for include_self=False) are filled once each, not through a
+    // tensor of the value as large as the index; a bad index goes to sgk
+    // below instead, which reports it before writing.
+    const bool fill_value = !src && rows.defined() && r.sgk == SGK_REDUCE_NONE;
+    const bool fill_identity = !r.include_self && rows.defined();
+    const bool fills = (fill_value || fill_identity) && rows_within(rows, self.size(0));
+    if (!src && !(fill_value && fills))
+        updates = at::full(index.sizes(), *value, self.options());
+    if (fills) {
+        if (!out.is_same(self))
+            out.copy_(self);
+        fill_rows(out, rows, fill_value ? *value : identity(r, self.scalar_type()));
+        if (fill_value)
+            return nullptr;
+    }
 
     const Operand data(self);
     const Operand upd(updates);
     const Operand result(out);
-    const Reduction& r = call.reduction;
     sgk_status status;
-    if (!r.include_self) {
+    if (fills) {
+        status = run(result, rows, index, upd, dim, r.sgk, out.data_ptr());
+        TORCH_CHECK(status == SGK_OK, call.name, ": ", sgk_last_error());
+    } else if (!r.include_self) {
         // PyTorch's definition: the touched places take the identity,
         // then the reduction runs over them as if self held it.
         const at::Tensor start = at::full(updates.sizes(), identity(r, self.scalar_type()),
@@ -129,7 +146,10 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
     }
     if (!check(status, Raises::runtime_error))
         return sgk_status_name(status);
-    if (r.mean) {
+    if (r.mean && rows.defined()) {
+        at::Tensor count = count_rows(out, rows, r.include_self);
+        divide_by_count(out, count);
+    } else if (r.mean) {
         at::Tensor count = start_count(self, r);
         const at::Tensor ones = at::ones(updates.sizes(), self.options());
         status = run(Operand(count), rows, index, Operand(ones), dim, SGK_REDUCE_ADD,

@@ -91,6 +91,45 @@ def test_rows_pyg():
     assert served("gather") == base + 1
 
 
+def test_rows_filled_once():
+    """Rows that take one value (scatter's value form, the identity of
+    include_self=False, a mean's count) on a nonzero self, integer and
+    float, functional, in place and out=; a bad row index writes nothing."""
+    torch.manual_seed(2)
+    nodes, edges, feats = 500, 4000, 8
+    dst = torch.randint(0, nodes, (edges,))
+    for dtype in (torch.float32, torch.int64):
+        self_ = (torch.randn(nodes, feats) * 50).to(dtype)
+        src = (torch.randn(edges, feats) * 50).to(dtype)
+        index = dst.view(-1, 1).expand_as(src)
+        for reduce in ("mean", "amax", "sum", "prod"):
+            for include_self in (False, True):
+                mine, theirs = both(lambda: self_.scatter_reduce(0, index, src, reduce,
+                                                                  include_self=include_self))
+                torch.testing.assert_close(mine, theirs, rtol=1e-4, atol=1e-4)
+                mine, theirs = both(lambda: self_.clone().scatter_reduce_(
+                    0, index, src, reduce, include_self=include_self))
+                torch.testing.assert_close(mine, theirs, rtol=1e-4, atol=1e-4)
+        mine, theirs = both(lambda: self_.scatter(0, index, 7))
+        same(mine, theirs)
+        mine, theirs = both(lambda: torch.scatter(self_, 0, index, 7, out=torch.empty_like(self_)))
+        same(mine, theirs)
+        bad = index.clone()
+        bad[-1] = nodes
+        bad = bad[:, :1].expand_as(src)
+        for call in (lambda t: t.scatter_reduce_(0, bad, src, "amax", include_self=False),
+                     lambda t: t.scatter_(0, bad, 7)):
+            target = self_.clone()
+            with sgk_torch.enabled():
+                try:
+                    call(target)
+                except RuntimeError:
+                    pass
+                else:
+                    raise AssertionError("no error for a row index past the end")
+            same(target, self_)
+
+
 def test_gradcheck():
     torch.manual_seed(2)
     d = torch.float64
