@@ -119,7 +119,7 @@ const char* index_update_on_sgk(const IndexUpdate& call, const at::Tensor& self,
         if (int64_t bad = first_negative(index); bad >= 0)
             raise_negative(call.name, index, bad, dim, self.size(dim), call.raises);
     if (into == Into::fresh)
-        out = at::empty(self.sizes(), self.options());
+        out = new_output(self.sizes(), self.options());
     if (into == Into::self)
         out = self;
 

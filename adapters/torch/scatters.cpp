@@ -42,9 +42,15 @@ sgk_status run(const Operand& data, const at::Tensor& rows, const at::Tensor& in
 
 // The call on sgk into `out` (a new tensor, self, or the caller's out=);
 // nullptr when served, else why not, with nothing written.
-const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t dim,
+const char* scatter_on_sgk(const Scatter& call, const at::Tensor& given, int64_t dim,
                            const at::Tensor& index, const at::Tensor* src,
                            const at::Scalar* value, at::Tensor& out, Into into) {
+    // A functional call's output is a copy of self anyway: a strided self
+    // (a gradient's view, in a GNN layer's backward) is copied contiguous
+    // once, and the scatter runs in place on that copy.
+    const bool copied = into == Into::fresh && given.defined() && !given.is_contiguous() &&
+                        given.layout() == at::kStrided && given.device().is_cpu();
+    const at::Tensor self = copied ? given.contiguous() : given;
     if (const char* why = not_plain(self))
         return why;
     if ((index.scalar_type() != at::kLong && index.scalar_type() != at::kInt) ||
@@ -102,7 +108,7 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& self, int64_t 
     if (int64_t bad = first_negative(negatives); bad >= 0)
         raise_negative(call.name, negatives, bad, dim, self.size(dim), Raises::runtime_error);
     if (into == Into::fresh)
-        out = at::empty(self.sizes(), self.options());
+        out = copied ? self : new_output(self.sizes(), self.options());
     if (into == Into::self)
         out = self;
     const Reduction& r = call.reduction;

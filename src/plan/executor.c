@@ -47,15 +47,15 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
     /* An empty output moves nothing, and its buffers may all be NULL. */
     if (status != SGK_OK || plan->output_elems == 0 || plan->elem_size == 0)
         return status;
-    const sgk_buffers b = {
+    sgk_buffers b = {
         .data = data,
         .updates = updates,
         .out = output,
         .in_place = data == output,
         .slice_bytes = (size_t)plan->slice_len * plan->elem_size,
-        .stream = plan->stream_output && sgk_mapped_in(output, plan->output_elems *
-                                                                    (int64_t)plan->elem_size),
+        .out_mapped = sgk_mapped_in(output, plan->output_elems * (int64_t)plan->elem_size),
     };
+    b.stream = plan->stream_output && b.out_mapped;
     /* A path fails only before its first write (path.h): out of memory,
        named here, or a bad index found by a path that checks the indices
        as it runs, with the detail that path set. */

@@ -130,6 +130,23 @@ def test_rows_filled_once():
             same(target, self_)
 
 
+def test_strided_self_copied():
+    """A strided self (a gradient's view) small against the index is copied
+    and served: gather, and the functional scatter whose output is a copy."""
+    torch.manual_seed(3)
+    whole = torch.randn(300, 16)
+    view = whole[:, 8:]
+    index = torch.randint(0, 300, (3000,)).view(-1, 1).expand(3000, 8)
+    src = torch.randn(3000, 8)
+    base = served("gather"), served("scatter"), served("scatter_reduce")
+    same(*both(lambda: view.gather(0, index)))
+    same(*both(lambda: view.scatter(0, index, 0.5)))
+    same(*both(lambda: view.scatter_reduce(0, index, src, "amax", include_self=False)))
+    assert (served("gather"), served("scatter"), served("scatter_reduce")) == \
+        (base[0] + 1, base[1] + 1, base[2] + 1)
+    assert torch.equal(whole[:, 8:], view)  # the view itself is untouched
+
+
 def test_gradcheck():
     torch.manual_seed(2)
     d = torch.float64
