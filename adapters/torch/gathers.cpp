@@ -56,7 +56,7 @@ const char* gather_on_sgk(const at::Tensor& given, int64_t dim, const at::Tensor
         return "empty index";
     const at::Tensor rows = row_index(index, dim, self.sizes(), true);
     if (!rows.defined())
-        if (const char* why = elements_too_large(index.numel()))
+        if (const char* why = elements_too_large(index.numel(), false))
             return why;
     if (allocate)
         out = new_output(index.sizes(), self.options());
@@ -132,7 +132,7 @@ const char* take_on_sgk(const at::Tensor& self, const at::Tensor& index, at::Ten
         return "0-d index";
     if (index.numel() == 0 || self.numel() == 0)
         return "empty";
-    if (const char* why = elements_too_large(index.numel()))
+    if (const char* why = elements_too_large(index.numel(), false))
         return why;
     if (allocate)
         out = new_output(index.sizes(), self.options());

@@ -404,7 +404,7 @@ at::Tensor& index_fill_(at::Tensor& self, int64_t dim, const at::Tensor& index,
     else {
         auto sizes = self.sizes().vec();
         sizes[c10::maybe_wrap_dim(dim, self.dim())] = index.numel();
-        refused = elements_too_large(c10::multiply_integers(sizes));
+        refused = elements_too_large(c10::multiply_integers(sizes), false);
         if (!refused)
             rows = at::full(sizes, value, self.options());
     }

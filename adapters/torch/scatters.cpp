@@ -80,7 +80,9 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& given, int64_t
     if (!rows.defined() && !index.is_contiguous())
         return "index neither contiguous nor rows (stride 0 after dim 0)";
     if (!rows.defined())
-        if (const char* why = elements_too_large(index.numel()))
+        if (const char* why = elements_too_large(
+                index.numel(), call.reduction.mean || (call.reduction.sgk != SGK_REDUCE_NONE &&
+                                                       call.reduction.sgk != SGK_REDUCE_ADD)))
             return why;
     at::Tensor updates;
     if (src) {

@@ -63,6 +63,26 @@ def test_env_enables():
     assert "Overriding" not in r.stderr and "Warning" not in r.stderr, r.stderr
 
 
+def test_default_size_rule():
+    """Without SGK_TORCH_ELEMENTS_MAX (test_torch.sh sets it, to test sgk's
+    element paths), element-wise copies and sums go to PyTorch at any size,
+    other reductions up to 16384 index elements (docs/torch.md)."""
+    code = ("import torch, sgk.torch as s\n"
+            "x, i = torch.randn(64, 64), torch.randint(0, 64, (64, 64))\n"
+            "with s.enabled():\n"
+            "    x.gather(1, i); x.scatter_add(1, i, x); x.scatter_reduce(1, i, x, 'amax')\n"
+            "    y, j = torch.randn(64, 512), torch.randint(0, 512, (64, 512))\n"
+            "    y.scatter_reduce(1, j, y, 'amax')\n"
+            "c = s.counters()\n"
+            "print(c['gather']['sgk'], c['scatter_add']['sgk'], c['scatter_reduce']['sgk'],"
+            " c['scatter_reduce']['fallback'])\n")
+    env = {k: v for k, v in os.environ.items() if k != "SGK_TORCH_ELEMENTS_MAX"}
+    full = dict(env, PYTHONPATH=PYTHON_DIR + os.pathsep + env.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.split() == ["0", "0", "1", "1"], r.stdout + r.stderr
+
+
 def test_rows_pyg():
     """index.view(-1, 1).expand_as(src): served as rows, equal to PyTorch."""
     torch.manual_seed(1)
