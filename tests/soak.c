@@ -22,6 +22,14 @@
  *     resident set (after malloc_trim) is back within MARGIN of what it
  *     was before they started.
  *
+ * glibc's malloc raises its mmap threshold to the largest block freed (up
+ * to 32 MiB) and then keeps such blocks in its per-thread arenas, where
+ * they fragment: the resident set then creeps up over minutes and stays
+ * up after the threads end, whatever the library does.  The soak fixes the
+ * threshold at 128 KiB (mallopt; unless MALLOC_MMAP_THRESHOLD_ is set), so
+ * that a large block freed goes back to the system and what stays resident
+ * is what is still allocated: sgk's scratch among it.
+ *
  * Under AddressSanitizer, whose quarantine holds freed memory back (256 MiB
  * by default), both are reported but not judged: LeakSanitizer judges
  * leaks at exit instead.
@@ -628,6 +636,10 @@ int main(int argc, char **argv)
     /* Parallel loops from 16 KiB (the default is MiBs): the large cases
        then take the parallel paths, several threads per call. */
     setenv("SGK_PARALLEL_MIN_BYTES", "16384", 0);
+#ifdef __GLIBC__
+    if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) /* see the top */
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 
     host_pool *pool = host_pool_install_from_env();
     printf("soak: %ld s, %d threads, seed %llu; %s\n", seconds, threads,
