@@ -12,6 +12,16 @@ top_srcdir=$(cd "${srcdir:-$here/..}" && pwd)
 [ -f "$top_srcdir/$marker" ] || top_srcdir=$(cd "$here/.." && pwd)
 builddir=${builddir:-.}
 
+# A ThreadSanitizer build (configure --enable-tsan; make check sets
+# SGK_TSAN) cannot be loaded by an uninstrumented interpreter.
+if [ -n "${SGK_TSAN:-}" ]; then
+    echo "$name: the library is built with ThreadSanitizer (configure --enable-tsan)," \
+         "which an uninstrumented Python cannot load; skipped"
+    echo "[  PASSED  ] 0 test(s)."
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 77
+fi
+
 # The interpreter configure built the extension module for (make check
 # passes it), else the project's .venv, else $PYTHON or python3.
 if [ -n "${SGK_TEST_PYTHON:-}" ] && [ "$SGK_TEST_PYTHON" != none ]; then

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "support/common.h"
+#include "support/host_pool.h"
 #include "paths/duplicates.h"
 #include "parallel/partition.h"
 
@@ -214,5 +215,9 @@ int main(void)
         cmocka_unit_test(test_partition_large),
         cmocka_unit_test(test_duplicates),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* SGK_TEST_HOST_POOL: the loops on a pool (tests/support/host_pool.h) */
+    host_pool *pool = host_pool_install_from_env();
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    host_pool_uninstall(pool);
+    return failed;
 }

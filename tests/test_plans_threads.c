@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/host_pool.h"
 #include "support/plan_checks.h"
 
 /* ---- one plan, many threads ----------------------------------------------- */
@@ -312,5 +313,9 @@ int main(void)
         cmocka_unit_test(test_thread_counts),
         cmocka_unit_test(test_duplicate_statistics),
     };
-    return cmocka_run_group_tests_name("sgk plans: threads", tests, NULL, NULL);
+    /* SGK_TEST_HOST_POOL: the loops on a pool (tests/support/host_pool.h) */
+    host_pool *pool = host_pool_install_from_env();
+    int failed = cmocka_run_group_tests_name("sgk plans: threads", tests, NULL, NULL);
+    host_pool_uninstall(pool);
+    return failed;
 }

@@ -2,10 +2,14 @@
  * Concurrency stress (docs/integration.md, "The C API": a plan is immutable and
  * may be executed from several threads at once).  One plan executed from 16
  * threads at once (ScatterND add with heavy duplicates in float32 and
- * float16, GatherND, ScatterElements max with signed zeros and NaNs), and 16
- * different plans executed concurrently; every result must equal, bit for
- * bit (any NaN matching any NaN), the independent reference's
- * (tests/support/reference.c).
+ * float16, GatherND, ScatterElements max with signed zeros and NaNs), 16
+ * different plans executed concurrently, and the same 16 problems as
+ * one-shot calls from 16 threads at once (each thread's call scratch and
+ * one-shot plan block, docs/architecture.md); every result must equal, bit
+ * for bit (any NaN matching any NaN), the independent reference's
+ * (tests/support/reference.c).  With SGK_TEST_HOST_POOL=N the library's
+ * loops run on a pool of N workers (tests/support/host_pool.h): the
+ * ThreadSanitizer build has no OpenMP.
  *
  * Worker threads never call cmocka (its failure path is not thread-safe):
  * they record what they saw and the main thread asserts after joining.
@@ -25,6 +29,7 @@
 #include <string.h>
 
 #include "support/common.h"
+#include "support/host_pool.h"
 #include "support/reference.h"
 #include "sgk.h"
 
@@ -65,16 +70,52 @@ static void fill_rows(int64_t *idx, int64_t n, int64_t rows, int64_t distinct)
 
 /* ---- one job: a plan, its buffers, the single-threaded result ------------- */
 
+enum op { SCATTER_ND, GATHER_ND, SCATTER_ELEMENTS, GATHER_ELEMENTS };
+
 typedef struct {
     const char *name;
     sgk_dtype dtype;
     sgk_reduction reduction;
     sgk_plan *plan;
+    /* the operands of the one-shot call (a copy of the indices: the plan
+       keeps no pointer to them) */
+    enum op op;
+    int64_t attr;         /* batch_dims or axis */
+    int32_t rank, index_rank;
+    int64_t data_shape[3], index_shape[3];
+    sgk_dtype index_dtype;
+    void *indices;
+    int oneshot;          /* run_job calls the one-shot function, not the plan */
     void *data, *updates; /* updates NULL for gathers */
     size_t data_bytes, out_bytes;
     int in_place;         /* scatter: each run starts from a private copy of data */
     void *expected;       /* the reference's output */
 } job;
+
+/* The job's one-shot call on data (which may be out) into out. */
+static sgk_status run_one_shot(const job *j, const void *data, void *out)
+{
+    sgk_tensor d = {j->dtype, j->rank, j->data_shape, data};
+    sgk_tensor i = {j->index_dtype, j->index_rank, j->index_shape, j->indices};
+    /* updates: indices.shape[:-1] ++ data.shape[k:] (ScatterND, k = 1 here),
+       else indices' shape */
+    int64_t ushape[3];
+    int32_t urank = j->index_rank;
+    memcpy(ushape, j->index_shape, sizeof ushape);
+    if (j->op == SCATTER_ND) {
+        urank = j->index_rank - 1 + j->rank - 1;
+        for (int32_t a = 1; a < j->rank; a++)
+            ushape[j->index_rank - 1 + a - 1] = j->data_shape[a];
+    }
+    sgk_tensor u = {j->dtype, urank, ushape, j->updates};
+    switch (j->op) {
+    case SCATTER_ND: return sgk_scatter_nd(&d, &i, &u, j->reduction, out);
+    case GATHER_ND: return sgk_gather_nd(&d, &i, j->attr, out);
+    case SCATTER_ELEMENTS: return sgk_scatter_elements(&d, &i, &u, j->attr, j->reduction, out);
+    case GATHER_ELEMENTS: return sgk_gather_elements(&d, &i, j->attr, out);
+    }
+    return SGK_ERR_INVALID_ARGUMENT;
+}
 
 /* Runs the job once into out (out_bytes); for in-place jobs out first takes
    a copy of data. */
@@ -82,10 +123,30 @@ static sgk_status run_job(const job *j, void *out)
 {
     if (j->in_place) {
         memcpy(out, j->data, j->data_bytes);
-        return sgk_execute(j->plan, out, j->updates, out);
+        return j->oneshot ? run_one_shot(j, out, out) : sgk_execute(j->plan, out, j->updates, out);
     }
     memset(out, 0xA5, j->out_bytes);
-    return sgk_execute(j->plan, j->data, j->updates, out);
+    return j->oneshot ? run_one_shot(j, j->data, out)
+                      : sgk_execute(j->plan, j->data, j->updates, out);
+}
+
+/* Keeps the operands of the job's one-shot call: d and i's shapes, a copy
+   of i's values. */
+static void keep_operands(job *j, enum op op, const sgk_tensor *d, const sgk_tensor *i,
+                          int64_t attr)
+{
+    j->op = op;
+    j->attr = attr;
+    j->rank = d->rank;
+    j->index_rank = i->rank;
+    memcpy(j->data_shape, d->shape, (size_t)d->rank * sizeof *d->shape);
+    memcpy(j->index_shape, i->shape, (size_t)i->rank * sizeof *i->shape);
+    j->index_dtype = i->dtype;
+    size_t n = tc_dtype_size(i->dtype);
+    for (int32_t a = 0; a < i->rank; a++)
+        n *= (size_t)i->shape[a];
+    j->indices = xmalloc(n ? n : 1);
+    memcpy(j->indices, i->data, n);
 }
 
 /* The reference's output into a new j->expected (`reference`, a call of
@@ -106,6 +167,7 @@ static void job_free(job *j)
     free(j->data);
     free(j->updates);
     free(j->expected);
+    free(j->indices);
 }
 
 /* ---- workers ---------------------------------------------------------------- */
@@ -227,6 +289,7 @@ static job scatter_nd_rows(const char *name, sgk_dtype dtype, sgk_reduction red,
     sgk_tensor u = {dtype, 2, ushape, j.updates};
     PLAN_WITH_REFERENCE(&j, sgk_plan_scatter_nd(&j.plan, &d, &i, &u, red, 0),
                         ref_scatter_nd(&d, &i, &u, red, j.expected));
+    keep_operands(&j, SCATTER_ND, &d, &i, 0);
     free(idx); /* the plan keeps no pointer to the indices */
     return j;
 }
@@ -250,6 +313,7 @@ static job gather_nd_batched(const char *name, sgk_dtype dtype, int64_t batch, i
     sgk_tensor d = {dtype, 3, dshape, j.data}, i = {SGK_INT32, 3, ishape, idx};
     PLAN_WITH_REFERENCE(&j, sgk_plan_gather_nd(&j.plan, &d, &i, 1, 0),
                         ref_gather_nd(&d, &i, 1, j.expected));
+    keep_operands(&j, GATHER_ND, &d, &i, 1);
     free(idx);
     return j;
 }
@@ -280,6 +344,7 @@ static job scatter_elements_rows(const char *name, sgk_dtype dtype, sgk_reductio
     sgk_tensor u = {dtype, 2, ishape, j.updates};
     PLAN_WITH_REFERENCE(&j, sgk_plan_scatter_elements(&j.plan, &d, &i, &u, 1, red, 0),
                         ref_scatter_elements(&d, &i, &u, 1, red, j.expected));
+    keep_operands(&j, SCATTER_ELEMENTS, &d, &i, 1);
     free(idx);
     return j;
 }
@@ -302,6 +367,7 @@ static job gather_elements_cols(const char *name, sgk_dtype dtype, int64_t rows,
     sgk_tensor d = {dtype, 2, dshape, j.data}, i = {SGK_INT32, 2, ishape, idx};
     PLAN_WITH_REFERENCE(&j, sgk_plan_gather_elements(&j.plan, &d, &i, 0, 0),
                         ref_gather_elements(&d, &i, 0, j.expected));
+    keep_operands(&j, GATHER_ELEMENTS, &d, &i, 0);
     free(idx);
     return j;
 }
@@ -343,9 +409,9 @@ static void test_one_plan_scatter_elements_max(void **state)
     job_free(&j);
 }
 
-static void test_sixteen_plans_at_once(void **state)
+/* Sixteen different problems, each planned (oneshot 0) or called one-shot. */
+static void sixteen_at_once(int oneshot)
 {
-    (void)state;
     job jobs[THREADS];
     int n = 0;
     jobs[n++] = scatter_nd_rows("scatter_nd none f32", SGK_FLOAT32, SGK_REDUCE_NONE, 512, 32,
@@ -377,9 +443,37 @@ static void test_sixteen_plans_at_once(void **state)
     jobs[n++] = gather_elements_cols("gather_elements f32", SGK_FLOAT32, 512, 64, 1024);
     jobs[n++] = gather_elements_cols("gather_elements c128", SGK_COMPLEX128, 64, 32, 256);
     assert_int_equal(n, THREADS);
+    for (int t = 0; t < n; t++)
+        jobs[t].oneshot = oneshot;
     run_concurrently(jobs, n);
     for (int t = 0; t < n; t++)
         job_free(&jobs[t]);
+}
+
+static void test_sixteen_plans_at_once(void **state)
+{
+    (void)state;
+    sixteen_at_once(0);
+}
+
+/* One-shot calls keep their scratch per thread (the binned path's bins,
+   the direct path's slots, the one-shot plan block): 16 callers at once,
+   each on its own problem, must not share any. */
+static void test_sixteen_one_shot_callers(void **state)
+{
+    (void)state;
+    sixteen_at_once(1);
+}
+
+/* And 16 callers of the same one-shot problem. */
+static void test_one_shot_same_problem(void **state)
+{
+    (void)state;
+    job j = scatter_nd_rows("scatter_nd add f32 one-shot, 48 distinct of 4096 rows",
+                            SGK_FLOAT32, SGK_REDUCE_ADD, 4096, 32, 8192, 48, 0);
+    j.oneshot = 1;
+    run_concurrently(&j, 1);
+    job_free(&j);
 }
 
 int main(void)
@@ -393,6 +487,12 @@ int main(void)
         cmocka_unit_test(test_one_plan_gather_nd),
         cmocka_unit_test(test_one_plan_scatter_elements_max),
         cmocka_unit_test(test_sixteen_plans_at_once),
+        cmocka_unit_test(test_sixteen_one_shot_callers),
+        cmocka_unit_test(test_one_shot_same_problem),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* SGK_TEST_HOST_POOL: the loops on a pool (tests/support/host_pool.h) */
+    host_pool *pool = host_pool_install_from_env();
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    host_pool_uninstall(pool);
+    return failed;
 }

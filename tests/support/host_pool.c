@@ -1,4 +1,5 @@
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "host_pool.h"
@@ -134,4 +135,36 @@ sgk_parallel_backend host_pool_backend(host_pool *pool)
 long host_pool_tasks_by_workers(host_pool *pool)
 {
     return __atomic_load_n(&pool->by_workers, __ATOMIC_RELAXED);
+}
+
+host_pool *host_pool_install_from_env(void)
+{
+    const char *text = getenv("SGK_TEST_HOST_POOL");
+    if (text == NULL || *text == '\0')
+        return NULL;
+    char *end;
+    long workers = strtol(text, &end, 10);
+    if (*end != '\0' || workers < 0 || workers > 256) {
+        fprintf(stderr, "SGK_TEST_HOST_POOL=%s: want a number of workers, 0 to 256\n", text);
+        exit(2);
+    }
+    if (workers == 0)
+        return NULL;
+    host_pool *pool = host_pool_start((int)workers);
+    sgk_parallel_backend backend;
+    if (pool != NULL)
+        backend = host_pool_backend(pool);
+    if (pool == NULL || sgk_set_parallel_backend(&backend) != SGK_OK) {
+        fprintf(stderr, "SGK_TEST_HOST_POOL=%s: cannot start and install the pool\n", text);
+        exit(2);
+    }
+    return pool;
+}
+
+void host_pool_uninstall(host_pool *pool)
+{
+    if (pool == NULL)
+        return;
+    sgk_set_parallel_backend(NULL);
+    host_pool_stop(pool);
 }

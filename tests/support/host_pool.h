@@ -26,4 +26,15 @@ void host_pool_run(void *pool, size_t n, sgk_task_fn task, void *ctx);
 /* Tasks the pool's own threads (not callers) have run so far. */
 long host_pool_tasks_by_workers(host_pool *pool);
 
+/* For the tests of concurrency in a library built without OpenMP (the
+   ThreadSanitizer build, configure --enable-tsan): with SGK_TEST_HOST_POOL
+   set to N > 0, starts a pool of N workers and installs it as sgk's
+   backend, so that the library's loops run on threads (which TSan then
+   watches) and not on the calling thread alone.  Returns the pool, NULL
+   when the variable is unset or 0; exits the program when it is bad or
+   the pool cannot start.  host_pool_uninstall(pool) restores the default
+   and stops it (NULL: nothing). */
+host_pool *host_pool_install_from_env(void);
+void host_pool_uninstall(host_pool *pool);
+
 #endif

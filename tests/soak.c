@@ -1,0 +1,770 @@
+/*
+ * Soak: many threads run all six operators (ScatterND with every
+ * reduction, GatherND, ScatterElements, GatherElements, Gather,
+ * TensorScatter) for a bounded time, one-shot, planned and through plans
+ * shared by every thread, on random shapes, types, reductions and index
+ * types, each result checked bit for bit against the independent reference
+ * (tests/support/reference.c).  It reports the calls, the wrong results and the
+ * errors (both must be 0), and the process's resident memory sampled over
+ * the run, and judges that the library's scratch stays bounded and is
+ * released:
+ *
+ *   - bounded: the peak resident set (getrusage's ru_maxrss) at the end is
+ *     no more than MARGIN above its value at the end of the warm-up (the
+ *     first WARMUP_PERCENT of the run), MARGIN being the larger of
+ *     MARGIN_MIB and MARGIN_PERCENT of that value (4 times that under
+ *     ThreadSanitizer, whose shadow memory and history grow with the
+ *     addresses touched).  The cases' sizes are bounded, so once every
+ *     thread has met the large ones the peak stops rising; a leak, or
+ *     scratch kept past its bound, keeps it rising.
+ *   - released: once the workers have ended (a thread's call scratch is
+ *     freed when the thread ends) and the shared plans are destroyed, the
+ *     resident set (after malloc_trim) is back within MARGIN of what it
+ *     was before they started.
+ *
+ * glibc's malloc raises its mmap threshold to the largest block freed (up
+ * to 32 MiB) and then keeps such blocks in its per-thread arenas, where
+ * they fragment: the resident set then creeps up over minutes and stays
+ * up after the threads end, whatever the library does.  The soak fixes the
+ * threshold at 128 KiB (mallopt; unless MALLOC_MMAP_THRESHOLD_ is set), so
+ * that a large block freed goes back to the system and what stays resident
+ * is what is still allocated: sgk's scratch among it.
+ *
+ * Under AddressSanitizer, whose quarantine holds freed memory back (256 MiB
+ * by default), both are reported but not judged: LeakSanitizer judges
+ * leaks at exit instead.
+ *
+ * Not a timing test: it passes under any load, only taking fewer calls.
+ *
+ *   tests/soak [seconds] [threads]
+ *   SGK_SOAK_SECONDS (default 10), SGK_SOAK_THREADS (default 8),
+ *   SGK_SOAK_SEED (default fixed), SGK_TEST_HOST_POOL (tests/support/host_pool.h);
+ *   SGK_PARALLEL_MIN_BYTES defaults to 16384 here, so that the large cases
+ *   run their loops on several threads.
+ *
+ * tests/test_soak.sh runs it for a few seconds in make check; docs/testing.md
+ * quotes a long run.
+ */
+#define _GNU_SOURCE
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "support/common.h"
+#include "support/host_pool.h"
+#include "support/reference.h"
+#include "sgk.h"
+
+#define WARMUP_PERCENT 25
+#define MARGIN_MIB 16
+#define MARGIN_PERCENT 25
+
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+#define SHARED_PLANS 8
+#define MAX_THREADS 256
+#define LARGE_LIMIT ((int64_t)1 << 17) /* elements of any tensor of a large case */
+
+enum { SCATTER_ND, GATHER_ND, SCATTER_ELEMENTS, GATHER_ELEMENTS, GATHER, TENSOR_SCATTER, OPS };
+static const char *const op_names[OPS] = {"scatter_nd",      "gather_nd", "scatter_elements",
+                                          "gather_elements", "gather",    "tensor_scatter"};
+
+/* ---- random values -------------------------------------------------------- */
+
+static const char *const string_pool[] = {"alpha", "beta", "", "gamma", "delta", "x"};
+
+/* Small integers, general values, signed zeros, infinities and NaNs. */
+static double random_real(tc_rng *r)
+{
+    int c = (int)tc_rng_range(r, 0, 99);
+    double sign = tc_rng_percent(r, 50) ? -1.0 : 1.0;
+    if (c < 45)
+        return (double)tc_rng_range(r, -4, 4);
+    if (c < 85)
+        return sign * ldexp(1.0 + tc_rng_unit(r), (int)tc_rng_range(r, -8, 8));
+    if (c < 92)
+        return sign * 0.0;
+    if (c < 96)
+        return sign * INFINITY;
+    return NAN;
+}
+
+static void random_value(tc_rng *r, sgk_dtype dtype, void *p)
+{
+    switch (dtype) {
+    case SGK_BOOL: {
+        uint8_t v = (uint8_t)tc_rng_range(r, 0, 1);
+        memcpy(p, &v, 1);
+        break;
+    }
+    case SGK_FLOAT16: case SGK_BFLOAT16: {
+        float f = (float)random_real(r);
+        uint16_t h = dtype == SGK_FLOAT16 ? ref_f32_to_f16(f) : ref_f32_to_bf16(f);
+        memcpy(p, &h, 2);
+        break;
+    }
+    case SGK_FLOAT32: case SGK_COMPLEX64: {
+        float f[2] = {(float)random_real(r), (float)random_real(r)};
+        memcpy(p, f, dtype == SGK_FLOAT32 ? 4 : 8);
+        break;
+    }
+    case SGK_FLOAT64: case SGK_COMPLEX128: {
+        double d[2] = {random_real(r), random_real(r)};
+        memcpy(p, d, dtype == SGK_FLOAT64 ? 8 : 16);
+        break;
+    }
+    case SGK_STRING: {
+        const char *s = string_pool[tc_rng_below(r, sizeof string_pool / sizeof *string_pool)];
+        memcpy(p, &s, sizeof s);
+        break;
+    }
+    default: { /* the integers: small values, else any bits */
+        uint64_t v = tc_rng_percent(r, 50) ? (uint64_t)tc_rng_range(r, -4, 4) : tc_rng_next(r);
+        memcpy(p, &v, tc_dtype_size(dtype));
+        break;
+    }
+    }
+}
+
+static void *random_buffer(tc_rng *r, sgk_dtype dtype, int64_t n)
+{
+    size_t es = tc_dtype_size(dtype);
+    char *buf = xmalloc((size_t)n * es);
+    for (int64_t i = 0; i < n; i++)
+        random_value(r, dtype, buf + (size_t)i * es);
+    return buf;
+}
+
+/* ---- one case ------------------------------------------------------------- */
+
+typedef struct {
+    int op;
+    sgk_dtype dtype, idtype;
+    sgk_reduction red;
+    sgk_tensor_scatter_mode mode;
+    int64_t attr; /* axis, or GatherND's batch_dims */
+    int32_t drank, irank, urank;
+    int64_t dshape[4], ishape[4], ushape[4];
+    int64_t dn, in, un, on;
+    void *data, *indices, *updates; /* TensorScatter: cache, write_indices (or NULL), update */
+    void *expected;
+} scase;
+
+static int is_scatter(int op)
+{
+    return op == SCATTER_ND || op == SCATTER_ELEMENTS || op == TENSOR_SCATTER;
+}
+
+static int64_t dim(tc_rng *r, int64_t hi)
+{
+    return tc_rng_range(r, 1, hi);
+}
+
+/* Index values in [-s, s-1] for s = dim_of[i % period]; skewed: a few
+   favourites, for duplicates. */
+static void *random_indices(tc_rng *r, sgk_dtype idtype, int64_t n, const int64_t *dim_of,
+                            int64_t period, int skewed)
+{
+    size_t is = idtype == SGK_INT32 ? 4 : 8;
+    char *buf = xmalloc((size_t)n * is);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t s = dim_of[i % period], v;
+        if (skewed && tc_rng_percent(r, 70)) {
+            int64_t fav = tc_rng_range(r, 0, 3);
+            v = fav == 0 ? 0 : fav == 1 ? -1 : fav == 2 ? s / 2 : -s;
+        } else {
+            v = tc_rng_range(r, -s, s - 1);
+        }
+        if (idtype == SGK_INT32) {
+            int32_t t = (int32_t)v;
+            memcpy(buf + (size_t)i * 4, &t, 4);
+        } else {
+            memcpy(buf + (size_t)i * 8, &v, 8);
+        }
+    }
+    return buf;
+}
+
+static void gen_scatter_nd(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
+{
+    c->drank = (int32_t)tc_rng_range(r, 1, 3);
+    for (int32_t d = 0; d < c->drank; d++)
+        c->dshape[d] = dim(r, maxd);
+    int64_t k = tc_rng_range(r, 1, c->drank);
+    c->irank = (int32_t)tc_rng_range(r, 1, 3);
+    for (int32_t d = 0; d + 1 < c->irank; d++)
+        c->ishape[d] = dim(r, maxi);
+    c->ishape[c->irank - 1] = k;
+    c->urank = 0;
+    for (int32_t d = 0; d + 1 < c->irank; d++)
+        c->ushape[c->urank++] = c->ishape[d];
+    for (int32_t d = (int32_t)k; d < c->drank; d++)
+        c->ushape[c->urank++] = c->dshape[d];
+    c->in = tc_numel(c->irank, c->ishape);
+    c->indices = random_indices(r, c->idtype, c->in, c->dshape, k, tc_rng_percent(r, 30));
+}
+
+static void gen_gather_nd(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
+{
+    c->drank = (int32_t)tc_rng_range(r, 1, 3);
+    for (int32_t d = 0; d < c->drank; d++)
+        c->dshape[d] = dim(r, maxd);
+    c->irank = (int32_t)tc_rng_range(r, 1, 3);
+    int32_t b = (int32_t)tc_rng_range(r, 0, (c->irank < c->drank ? c->irank : c->drank) - 1);
+    int64_t k = tc_rng_range(r, 1, c->drank - b);
+    c->attr = b;
+    for (int32_t d = 0; d < b; d++)
+        c->ishape[d] = c->dshape[d];
+    for (int32_t d = b; d + 1 < c->irank; d++)
+        c->ishape[d] = dim(r, maxi);
+    c->ishape[c->irank - 1] = k;
+    int64_t on = 1;
+    for (int32_t d = 0; d + 1 < c->irank; d++)
+        on *= c->ishape[d];
+    for (int32_t d = b + (int32_t)k; d < c->drank; d++)
+        on *= c->dshape[d];
+    c->on = on;
+    c->in = tc_numel(c->irank, c->ishape);
+    c->indices = random_indices(r, c->idtype, c->in, c->dshape + b, k, tc_rng_percent(r, 30));
+}
+
+/* indices.shape[d] <= data.shape[d] off the axis, any length along it; a
+   third span data off the axis (the lines path), a third of those with
+   whole rows (one index per row: the whole-rows rewrite). */
+static void gen_elements(scase *c, tc_rng *r, int64_t maxd, int64_t maxa)
+{
+    c->drank = (int32_t)tc_rng_range(r, 1, 3);
+    for (int32_t d = 0; d < c->drank; d++)
+        c->dshape[d] = dim(r, maxd);
+    c->attr = tc_rng_range(r, -c->drank, c->drank - 1);
+    int32_t ax = (int32_t)(c->attr < 0 ? c->attr + c->drank : c->attr);
+    int span = tc_rng_percent(r, 33);
+    c->irank = c->urank = c->drank;
+    for (int32_t d = 0; d < c->drank; d++)
+        c->ishape[d] = d == ax ? dim(r, maxa) : span ? c->dshape[d] : dim(r, c->dshape[d]);
+    memcpy(c->ushape, c->ishape, sizeof c->ishape);
+    c->in = c->on = tc_numel(c->irank, c->ishape);
+    c->indices = random_indices(r, c->idtype, c->in, &c->dshape[ax], 1, tc_rng_percent(r, 30));
+    if (span && tc_rng_percent(r, 33)) { /* each index repeated along its row */
+        int64_t row = 1;
+        for (int32_t d = ax + 1; d < c->irank; d++)
+            row *= c->ishape[d];
+        size_t is = c->idtype == SGK_INT32 ? 4 : 8;
+        char *idx = c->indices;
+        for (int64_t i = 0; row > 1 && i < c->in; i++)
+            memmove(idx + (size_t)i * is, idx + (size_t)(i / row * row) * is, is);
+    }
+}
+
+/* Gather: output data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:]. */
+static void gen_gather(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
+{
+    c->drank = (int32_t)tc_rng_range(r, 1, 3);
+    for (int32_t d = 0; d < c->drank; d++)
+        c->dshape[d] = dim(r, maxd);
+    c->attr = tc_rng_range(r, -c->drank, c->drank - 1);
+    int32_t ax = (int32_t)(c->attr < 0 ? c->attr + c->drank : c->attr);
+    c->irank = (int32_t)tc_rng_range(r, 1, 2);
+    for (int32_t d = 0; d < c->irank; d++)
+        c->ishape[d] = dim(r, maxi);
+    c->in = tc_numel(c->irank, c->ishape);
+    c->on = c->in * tc_numel(c->drank, c->dshape) / c->dshape[ax];
+    c->indices = random_indices(r, c->idtype, c->in, &c->dshape[ax], 1, tc_rng_percent(r, 30));
+}
+
+/* TensorScatter: cache [batch, (heads,) max_seq, head], update with
+   seq <= max_seq along the axis; write indices [batch] or none. */
+static void gen_tensor_scatter(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
+{
+    c->drank = (int32_t)tc_rng_range(r, 3, 4);
+    for (int32_t d = 0; d < c->drank; d++)
+        c->dshape[d] = dim(r, d == c->drank - 2 ? maxi : maxd);
+    int32_t ax = c->drank - 2;
+    c->attr = tc_rng_percent(r, 50) ? -2 : ax;
+    c->mode = tc_rng_percent(r, 50) ? SGK_TENSOR_SCATTER_CIRCULAR : SGK_TENSOR_SCATTER_LINEAR;
+    c->urank = c->drank;
+    memcpy(c->ushape, c->dshape, sizeof c->dshape);
+    int64_t max_seq = c->dshape[ax];
+    int64_t seq = tc_rng_percent(r, 40) ? 1 : dim(r, max_seq); /* decode steps and prefill */
+    c->ushape[ax] = seq;
+    c->irank = 1;
+    c->ishape[0] = c->dshape[0];
+    c->in = c->dshape[0];
+    if (tc_rng_percent(r, 15)) {
+        c->indices = NULL; /* every batch from 0 */
+        return;
+    }
+    size_t is = c->idtype == SGK_INT32 ? 4 : 8;
+    char *buf = xmalloc((size_t)c->in * is);
+    for (int64_t b = 0; b < c->in; b++) {
+        int64_t w = c->mode == SGK_TENSOR_SCATTER_LINEAR ? tc_rng_range(r, 0, max_seq - seq)
+                                                         : tc_rng_range(r, -2 * max_seq, 2 * max_seq);
+        int32_t w32 = (int32_t)w;
+        memcpy(buf + (size_t)b * is, is == 4 ? (void *)&w32 : (void *)&w, is);
+    }
+    c->indices = buf;
+}
+
+static sgk_reduction pick_reduction(tc_rng *r, sgk_dtype dtype)
+{
+    for (;;) {
+        sgk_reduction red = (sgk_reduction)tc_rng_range(r, SGK_REDUCE_NONE, SGK_REDUCE_MIN);
+        if (ref_reduction_supported(dtype, red))
+            return red;
+    }
+}
+
+/* A random case with its inputs; large ones have up to LARGE_LIMIT
+   elements per tensor (several thousand at least), the others a handful. */
+static void generate(scase *c, tc_rng *r)
+{
+    int large = tc_rng_percent(r, 20);
+    for (;;) {
+        memset(c, 0, sizeof *c);
+        c->op = (int)tc_rng_below(r, OPS);
+        c->dtype = (sgk_dtype)tc_rng_range(r, SGK_BOOL, SGK_STRING);
+        c->idtype = tc_rng_percent(r, 50) ? SGK_INT32 : SGK_INT64;
+        c->red = c->op == SCATTER_ND || c->op == SCATTER_ELEMENTS ? pick_reduction(r, c->dtype)
+                                                                  : SGK_REDUCE_NONE;
+        int64_t maxd = large ? 64 : 5, maxi = large ? 48 : 4;
+        switch (c->op) {
+        case SCATTER_ND: gen_scatter_nd(c, r, maxd, maxi); break;
+        case GATHER_ND: gen_gather_nd(c, r, maxd, maxi); break;
+        case SCATTER_ELEMENTS: case GATHER_ELEMENTS: gen_elements(c, r, maxd, large ? 96 : 6); break;
+        case GATHER: gen_gather(c, r, maxd, large ? 512 : 6); break;
+        default: gen_tensor_scatter(c, r, large ? 24 : 4, large ? 256 : 6); break;
+        }
+        c->dn = tc_numel(c->drank, c->dshape);
+        c->un = is_scatter(c->op) ? tc_numel(c->urank, c->ushape) : 0;
+        if (is_scatter(c->op))
+            c->on = c->dn;
+        int64_t most = c->dn > c->in ? c->dn : c->in;
+        most = most > c->un ? most : c->un;
+        most = most > c->on ? most : c->on;
+        if (!large || (most <= LARGE_LIMIT && c->dn + c->un + c->on >= 4096))
+            break;
+        free(c->indices);
+    }
+    c->data = random_buffer(r, c->dtype, c->dn);
+    c->updates = is_scatter(c->op) ? random_buffer(r, c->dtype, c->un) : NULL;
+    c->expected = xmalloc((size_t)c->on * tc_dtype_size(c->dtype) + 1);
+    sgk_tensor d = {c->dtype, c->drank, c->dshape, c->data};
+    sgk_tensor i = {c->idtype, c->irank, c->ishape, c->indices};
+    sgk_tensor u = {c->dtype, c->urank, c->ushape, c->updates};
+    switch (c->op) {
+    case SCATTER_ND: ref_scatter_nd(&d, &i, &u, c->red, c->expected); break;
+    case GATHER_ND: ref_gather_nd(&d, &i, c->attr, c->expected); break;
+    case SCATTER_ELEMENTS: ref_scatter_elements(&d, &i, &u, c->attr, c->red, c->expected); break;
+    case GATHER_ELEMENTS: ref_gather_elements(&d, &i, c->attr, c->expected); break;
+    case GATHER: ref_gather(&d, &i, c->attr, c->expected); break;
+    default:
+        ref_tensor_scatter(&d, &u, c->indices ? &i : NULL, c->attr, c->mode, c->expected);
+        break;
+    }
+}
+
+static void case_free(scase *c)
+{
+    free(c->data);
+    free(c->indices);
+    free(c->updates);
+    free(c->expected);
+}
+
+static sgk_status one_shot(const scase *c, const void *data, void *out)
+{
+    sgk_tensor d = {c->dtype, c->drank, c->dshape, data};
+    sgk_tensor i = {c->idtype, c->irank, c->ishape, c->indices};
+    sgk_tensor u = {c->dtype, c->urank, c->ushape, c->updates};
+    switch (c->op) {
+    case SCATTER_ND: return sgk_scatter_nd(&d, &i, &u, c->red, out);
+    case GATHER_ND: return sgk_gather_nd(&d, &i, c->attr, out);
+    case SCATTER_ELEMENTS: return sgk_scatter_elements(&d, &i, &u, c->attr, c->red, out);
+    case GATHER_ELEMENTS: return sgk_gather_elements(&d, &i, c->attr, out);
+    case GATHER: return sgk_gather(&d, &i, c->attr, out);
+    default: return sgk_tensor_scatter(&d, &u, c->indices ? &i : NULL, c->attr, c->mode, out);
+    }
+}
+
+static sgk_status make_plan(const scase *c, sgk_plan **plan)
+{
+    /* data and updates are not needed to plan */
+    sgk_tensor d = {c->dtype, c->drank, c->dshape, NULL};
+    sgk_tensor i = {c->idtype, c->irank, c->ishape, c->indices};
+    sgk_tensor u = {c->dtype, c->urank, c->ushape, NULL};
+    switch (c->op) {
+    case SCATTER_ND: return sgk_plan_scatter_nd(plan, &d, &i, &u, c->red, 0);
+    case GATHER_ND: return sgk_plan_gather_nd(plan, &d, &i, c->attr, 0);
+    case SCATTER_ELEMENTS: return sgk_plan_scatter_elements(plan, &d, &i, &u, c->attr, c->red, 0);
+    case GATHER_ELEMENTS: return sgk_plan_gather_elements(plan, &d, &i, c->attr, 0);
+    case GATHER: return sgk_plan_gather(plan, &d, &i, c->attr, 0);
+    default:
+        return sgk_plan_tensor_scatter(plan, &d, &u, c->indices ? &i : NULL, c->attr, c->mode, 0);
+    }
+}
+
+/* ---- the counts ------------------------------------------------------------ */
+
+enum { ONE_SHOT, PLANNED, SHARED, ROUTES };
+static const char *const route_names[ROUTES] = {"one-shot", "planned", "shared plan"};
+
+typedef struct {
+    long calls[ROUTES][OPS];
+    long in_place, wrong, errors, bytes_out;
+} counts;
+
+/* Names of the paths taken (sgk_last_path / sgk_plan_path: static strings)
+   and how often; a fixed table, filled under a lock. */
+#define MAX_PATHS 32
+static struct {
+    const char *name;
+    atomic_long n;
+} paths[MAX_PATHS];
+static pthread_mutex_t paths_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void count_path(const char *name)
+{
+    if (name == NULL)
+        return;
+    for (int p = 0; p < MAX_PATHS; p++) {
+        const char *have = __atomic_load_n(&paths[p].name, __ATOMIC_ACQUIRE);
+        if (have == NULL) {
+            pthread_mutex_lock(&paths_lock);
+            have = paths[p].name;
+            if (have == NULL)
+                __atomic_store_n(&paths[p].name, name, __ATOMIC_RELEASE);
+            pthread_mutex_unlock(&paths_lock);
+            if (have != NULL && strcmp(have, name) != 0)
+                continue;
+        } else if (strcmp(have, name) != 0) {
+            continue;
+        }
+        atomic_fetch_add_explicit(&paths[p].n, 1, memory_order_relaxed);
+        return;
+    }
+}
+
+/* ---- the workers ------------------------------------------------------------ */
+
+static atomic_int stop;
+static scase shared_case[SHARED_PLANS];
+static sgk_plan *shared_plan[SHARED_PLANS];
+
+typedef struct {
+    int id;
+    uint64_t seed;
+    counts n;
+    char first_failure[512];
+} worker;
+
+static void failure(worker *w, const scase *c, const char *route, const char *what)
+{
+    if (w->first_failure[0] != '\0')
+        return;
+    snprintf(w->first_failure, sizeof w->first_failure,
+             "%s %s %s reduction %s, data rank %d (%lld elements), indices %s rank %d: %s",
+             route, op_names[c->op], tc_dtype_name(c->dtype), tc_reduction_name(c->red),
+             (int)c->drank, (long long)c->dn, tc_dtype_name(c->idtype), (int)c->irank, what);
+}
+
+/* Compares out with the case's expected output; counts the result. */
+static void judge(worker *w, const scase *c, int route, sgk_status st, const void *out)
+{
+    w->n.calls[route][c->op]++;
+    if (st != SGK_OK) {
+        w->n.errors++;
+        char what[300];
+        snprintf(what, sizeof what, "%s: %s", tc_status_name(st), tc_last_error());
+        failure(w, c, route_names[route], what);
+        return;
+    }
+    const size_t es = tc_dtype_size(c->dtype);
+    const char *got = out, *want = c->expected;
+    sgk_reduction red = is_scatter(c->op) ? c->red : SGK_REDUCE_NONE;
+    for (int64_t e = 0; e < c->on; e++)
+        if (!ref_same_result(c->dtype, red, want + (size_t)e * es, got + (size_t)e * es)) {
+            w->n.wrong++;
+            char what[100];
+            snprintf(what, sizeof what, "element %lld of %lld differs from the reference",
+                     (long long)e, (long long)c->on);
+            failure(w, c, route_names[route], what);
+            return;
+        }
+    w->n.bytes_out += (long)((size_t)c->on * es);
+}
+
+/* Runs c by route into a fresh output (in place for a quarter of the
+   scatters) and judges it. */
+static void run(worker *w, tc_rng *r, const scase *c, int route, const sgk_plan *plan)
+{
+    const size_t bytes = (size_t)c->on * tc_dtype_size(c->dtype);
+    char *out = xmalloc(bytes + 1);
+    int in_place = is_scatter(c->op) && tc_rng_percent(r, 25);
+    const void *data = c->data;
+    if (in_place) {
+        memcpy(out, c->data, bytes);
+        data = out;
+        w->n.in_place++;
+    } else {
+        memset(out, 0xA5, bytes);
+    }
+    sgk_status st = route == ONE_SHOT ? one_shot(c, data, out)
+                                      : sgk_execute(plan, data, c->updates, out);
+    if (route == ONE_SHOT && st == SGK_OK)
+        count_path(sgk_last_path());
+    judge(w, c, route, st, out);
+    free(out);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    tc_rng r = {w->seed};
+    while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+        int pick = (int)tc_rng_below(&r, 100);
+        if (pick < 15) { /* a plan every thread shares, executed at once by several */
+            int s = (int)tc_rng_below(&r, SHARED_PLANS);
+            run(w, &r, &shared_case[s], SHARED, shared_plan[s]);
+            continue;
+        }
+        scase c;
+        generate(&c, &r);
+        if (pick < 60) {
+            run(w, &r, &c, ONE_SHOT, NULL);
+        } else {
+            sgk_plan *plan = NULL;
+            sgk_status st = make_plan(&c, &plan);
+            if (st != SGK_OK) {
+                judge(w, &c, PLANNED, st, NULL);
+            } else {
+                count_path(sgk_plan_path(plan));
+                for (int k = (int)tc_rng_range(&r, 1, 3); k > 0; k--)
+                    run(w, &r, &c, PLANNED, plan);
+                sgk_plan_destroy(plan);
+            }
+        }
+        case_free(&c);
+    }
+    return NULL;
+}
+
+/* ---- memory ------------------------------------------------------------------ */
+
+/* The peak resident set so far (ru_maxrss), in KiB. */
+static long peak_kib(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+/* The resident set now, in KiB (/proc/self/statm; -1 where there is none). */
+static long resident_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size, resident;
+    if (f == NULL)
+        return -1;
+    int got = fscanf(f, "%ld %ld", &size, &resident);
+    fclose(f);
+    return got == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : -1;
+}
+
+static void trim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static long env_long(const char *name, const char *arg, long fallback, long lo, long hi)
+{
+    const char *text = arg != NULL ? arg : getenv(name);
+    if (text == NULL || *text == '\0')
+        return fallback;
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*end != '\0' || v < lo || v > hi) {
+        fprintf(stderr, "soak: %s=%s: want a number from %ld to %ld\n", name, text, lo, hi);
+        exit(2);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    const long seconds = env_long("SGK_SOAK_SECONDS", argc > 1 ? argv[1] : NULL, 10, 1, 86400);
+    const int threads = (int)env_long("SGK_SOAK_THREADS", argc > 2 ? argv[2] : NULL, 8, 1,
+                                      MAX_THREADS);
+    const uint64_t seed = (uint64_t)env_long("SGK_SOAK_SEED", NULL, 20240611, 0, 0x7fffffff);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* Parallel loops from 16 KiB (the default is MiBs): the large cases
+       then take the parallel paths, several threads per call. */
+    setenv("SGK_PARALLEL_MIN_BYTES", "16384", 0);
+#ifdef __GLIBC__
+    if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) /* see the top */
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+
+    host_pool *pool = host_pool_install_from_env();
+    printf("soak: %ld s, %d threads, seed %llu; %s\n", seconds, threads,
+           (unsigned long long)seed, sgk_runtime_describe());
+
+    trim();
+    const long rss_before = resident_kib();
+
+    /* The shared plans: one of each operator (and two more scatters), large. */
+    tc_rng r = {seed ^ 0x5DEECE66Dull};
+    for (int s = 0; s < SHARED_PLANS; s++) {
+        scase *c = &shared_case[s];
+        const int want = s < OPS ? s : s % 2 ? SCATTER_ND : SCATTER_ELEMENTS;
+        do {
+            if (c->data != NULL)
+                case_free(c);
+            generate(c, &r);
+        } while (c->op != want || c->dn + c->un + c->on < 4096);
+        if (make_plan(c, &shared_plan[s]) != SGK_OK) {
+            fprintf(stderr, "soak: shared plan %d (%s): %s\n", s, op_names[c->op],
+                    tc_last_error());
+            return 1;
+        }
+    }
+
+    worker *w = calloc((size_t)threads, sizeof *w);
+    pthread_t *th = calloc((size_t)threads, sizeof *th);
+    if (w == NULL || th == NULL) {
+        fprintf(stderr, "soak: no memory\n");
+        return 1;
+    }
+    const double start = now();
+    for (int t = 0; t < threads; t++) {
+        w[t].id = t;
+        w[t].seed = seed * 0x9E3779B97F4A7C15ull + (uint64_t)t + 1;
+        if (pthread_create(&th[t], NULL, worker_main, &w[t]) != 0) {
+            fprintf(stderr, "soak: cannot start thread %d\n", t);
+            return 1;
+        }
+    }
+
+    /* Sample the memory about every second, print about 10 samples. */
+    const double warmup = (double)seconds * WARMUP_PERCENT / 100.0;
+    const long print_every = seconds / 10 > 0 ? seconds / 10 : 1;
+    long peak_after_warmup = -1, rss_min = -1, rss_max = -1;
+    for (long tick = 1; tick <= seconds; tick++) {
+        const double until = start + (double)tick;
+        for (double t = now(); t < until; t = now()) {
+            struct timespec nap = {0, (long)((until - t) * 1e9)};
+            nanosleep(&nap, NULL);
+        }
+        long peak = peak_kib(), rss = resident_kib();
+        if (peak_after_warmup < 0 && (double)tick >= warmup)
+            peak_after_warmup = peak;
+        if (peak_after_warmup >= 0) {
+            rss_min = rss_min < 0 || rss < rss_min ? rss : rss_min;
+            rss_max = rss > rss_max ? rss : rss_max;
+        }
+        if (tick % print_every == 0 || tick == seconds)
+            printf("  %5ld s: resident %7.1f MiB, peak %7.1f MiB%s\n", tick, rss / 1024.0,
+                   peak / 1024.0, (double)tick < warmup ? " (warm-up)" : "");
+    }
+    atomic_store(&stop, 1);
+    for (int t = 0; t < threads; t++)
+        pthread_join(th[t], NULL);
+    const double elapsed = now() - start;
+    const long peak_end = peak_kib();
+
+    counts total = {0};
+    int failures = 0;
+    for (int t = 0; t < threads; t++) {
+        for (int ro = 0; ro < ROUTES; ro++)
+            for (int op = 0; op < OPS; op++)
+                total.calls[ro][op] += w[t].n.calls[ro][op];
+        total.in_place += w[t].n.in_place;
+        total.wrong += w[t].n.wrong;
+        total.errors += w[t].n.errors;
+        total.bytes_out += w[t].n.bytes_out;
+        if (w[t].first_failure[0] != '\0' && failures++ < 5)
+            printf("  thread %d: %s\n", t, w[t].first_failure);
+    }
+
+    for (int s = 0; s < SHARED_PLANS; s++) {
+        sgk_plan_destroy(shared_plan[s]);
+        case_free(&shared_case[s]);
+    }
+    host_pool_uninstall(pool);
+    free(w);
+    free(th);
+    trim();
+    const long rss_after = resident_kib();
+
+    long calls = 0;
+    printf("calls by operator (one-shot / planned / shared plan):\n");
+    for (int op = 0; op < OPS; op++) {
+        printf("  %-17s %8ld %8ld %8ld\n", op_names[op], total.calls[ONE_SHOT][op],
+               total.calls[PLANNED][op], total.calls[SHARED][op]);
+        for (int ro = 0; ro < ROUTES; ro++)
+            calls += total.calls[ro][op];
+    }
+    printf("paths taken (one-shot calls, and plans when made):");
+    for (int p = 0; p < MAX_PATHS && paths[p].name != NULL; p++)
+        printf(" %s %ld%s", paths[p].name, atomic_load(&paths[p].n),
+               p + 1 < MAX_PATHS && paths[p + 1].name != NULL ? "," : "\n");
+
+    const long base = peak_after_warmup > 0 ? peak_after_warmup : peak_end;
+    long margin = base * MARGIN_PERCENT / 100;
+    margin = margin > MARGIN_MIB * 1024L ? margin : MARGIN_MIB * 1024L;
+    if (UNDER_TSAN)
+        margin *= 4;
+    const int grew = !UNDER_ASAN && peak_end > base + margin;
+    const int kept = !UNDER_ASAN && rss_before >= 0 && rss_after > rss_before + margin;
+    printf("soak: %ld calls in %.1f s (%.0f/s, %ld in place, %.1f MiB written), %ld wrong, "
+           "%ld errors\n",
+           calls, elapsed, (double)calls / elapsed, total.in_place,
+           (double)total.bytes_out / (1 << 20), total.wrong, total.errors);
+    printf("soak: peak resident %.1f MiB after the warm-up (%.0f s), %.1f MiB at the end "
+           "(margin %.1f MiB): %s\n",
+           base / 1024.0, warmup, peak_end / 1024.0, margin / 1024.0,
+           UNDER_ASAN ? "not judged under ASan" : grew ? "GREW" : "bounded");
+    printf("soak: resident after the warm-up %.1f to %.1f MiB; before the workers %.1f MiB, "
+           "after they ended %.1f MiB: %s\n",
+           rss_min / 1024.0, rss_max / 1024.0, rss_before / 1024.0, rss_after / 1024.0,
+           UNDER_ASAN ? "not judged under ASan" : kept ? "NOT RELEASED" : "released");
+    const int ok = calls > 0 && total.wrong == 0 && total.errors == 0 && !grew && !kept;
+    printf("soak: %s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}
