@@ -416,7 +416,8 @@ SGK_API const char *sgk_plan_describe(const sgk_plan *plan);
    Safe from many threads at once. */
 SGK_API const char *sgk_plan_path(const sgk_plan *plan);
 /** @brief The name of the path this thread's last one-shot call chose, as
-   sgk_plan_path() names it.  A call that fails its argument or shape
+   sgk_plan_path() names it, or "tiny" for a call the tiny-call lane
+   served (docs/architecture.md: no plan made).  A call that fails its argument or shape
    checks chooses none and leaves the answer as it was; a call that fails
    on an index has chosen one.
    @return a static string; NULL before this thread's first one-shot call

@@ -3,6 +3,7 @@
 #include "ops/elements_shape.h"
 #include "ops/frontend.h"
 #include "problem/shape.h"
+#include "ops/tiny.h"
 
 static const char op[] = "gather_elements";
 
@@ -43,6 +44,8 @@ static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *ind
 sgk_status sgk_gather_elements(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
                                void *output)
 {
+    if (sgk_tiny_gather_elements(data, indices, axis, output))
+        return SGK_OK;
     sgk_problem p;
     sgk_status status = describe_problem(data, indices, axis, 0, true, &p);
     return status != SGK_OK ? status : sgk_run_once(&p, data->data, NULL, output);

@@ -3,6 +3,7 @@
 #include "runtime/error.h"
 #include "ops/frontend.h"
 #include "problem/shape.h"
+#include "ops/tiny.h"
 
 static const char op[] = "gather_nd";
 
@@ -99,6 +100,8 @@ sgk_status sgk_gather_nd_shape(const sgk_tensor *data, const sgk_tensor *indices
 sgk_status sgk_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t batch_dims,
                          void *output)
 {
+    if (sgk_tiny_gather_nd(data, indices, batch_dims, output))
+        return SGK_OK;
     sgk_problem p;
     sgk_status status = describe_problem(data, indices, batch_dims, 0, true, &p);
     return status != SGK_OK ? status : sgk_run_once(&p, data->data, NULL, output);

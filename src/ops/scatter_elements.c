@@ -4,6 +4,7 @@
 #include "runtime/error.h"
 #include "ops/frontend.h"
 #include "problem/shape.h"
+#include "ops/tiny.h"
 
 static const char op[] = "scatter_elements";
 
@@ -50,6 +51,8 @@ sgk_status sgk_scatter_elements(const sgk_tensor *data, const sgk_tensor *indice
                                 const sgk_tensor *updates, int64_t axis,
                                 sgk_reduction reduction, void *output)
 {
+    if (sgk_tiny_scatter_elements(data, indices, updates, axis, reduction, output))
+        return SGK_OK;
     sgk_problem p;
     sgk_status status =
         describe_problem(data, indices, updates, axis, reduction, 0, true, &p);

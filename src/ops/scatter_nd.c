@@ -2,6 +2,7 @@
 #include "runtime/error.h"
 #include "ops/frontend.h"
 #include "problem/shape.h"
+#include "ops/tiny.h"
 
 static const char op[] = "scatter_nd";
 
@@ -63,6 +64,8 @@ static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *ind
 sgk_status sgk_scatter_nd(const sgk_tensor *data, const sgk_tensor *indices,
                           const sgk_tensor *updates, sgk_reduction reduction, void *output)
 {
+    if (sgk_tiny_scatter_nd(data, indices, updates, reduction, output))
+        return SGK_OK;
     sgk_problem p;
     sgk_status status = describe_problem(data, indices, updates, reduction, 0, true, &p);
     return status != SGK_OK ? status : sgk_run_once(&p, data->data, updates->data, output);

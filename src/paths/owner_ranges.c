@@ -18,7 +18,8 @@
 
 typedef struct {
     sgk_plan base;
-    int64_t *slot;
+    int64_t *slot;   /* the call scratch's unless slot_owned */
+    bool slot_owned;
 } ranges_plan;
 
 static const char *ranges_unfit(const sgk_choice *c)
@@ -41,7 +42,7 @@ static sgk_status ranges_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     ranges_plan *rp = sgk_path_alloc(base, sizeof *rp);
     if (rp == NULL)
         return sgk_plan_out_of_memory(base);
-    sgk_status status = sgk_pairs_map(&rp->base, p, &rp->slot);
+    sgk_status status = sgk_pairs_map_once(&rp->base, p, &rp->slot, &rp->slot_owned);
     if (status != SGK_OK) {
         sgk_path_free(&rp->base);
         return status;
@@ -106,7 +107,8 @@ static void ranges_describe(const sgk_plan *plan, char *text, size_t size)
 static void ranges_destroy(sgk_plan *plan)
 {
     ranges_plan *rp = (ranges_plan *)plan;
-    free(rp->slot);
+    if (rp->slot_owned)
+        free(rp->slot);
     sgk_path_free(&rp->base);
 }
 

@@ -49,6 +49,25 @@ sgk_status sgk_pairs_map(const sgk_plan *plan, const sgk_problem *p, int64_t **s
     return SGK_OK;
 }
 
+sgk_status sgk_pairs_map_once(const sgk_plan *plan, const sgk_problem *p, int64_t **slot,
+                              bool *owned)
+{
+    const size_t bytes = (size_t)(p->count > 0 ? p->count : 1) * sizeof **slot;
+    int64_t *s = plan->one_shot && sgk_path_owns_thread_buffers(plan) &&
+                         bytes <= SGK_CALL_SCRATCH_KEEP
+                     ? sgk_call_scratch(bytes)
+                     : NULL;
+    if (s == NULL) {
+        *owned = true;
+        return sgk_pairs_map(plan, p, slot);
+    }
+    *owned = false;
+    sgk_status status = sgk_map_indices(p, s, NULL, plan->threads, plan->parallel_min_bytes);
+    if (status == SGK_OK)
+        *slot = s;
+    return status;
+}
+
 typedef struct {
     const int64_t *slot;
     int shift;

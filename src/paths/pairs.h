@@ -24,6 +24,13 @@ sgk_status sgk_plan_out_of_memory(const sgk_plan *plan);
    with plan->threads.  On failure returns the status with the error set. */
 sgk_status sgk_pairs_map(const sgk_plan *plan, const sgk_problem *p, int64_t **slot);
 
+/* The same, for a one-shot call that owns its thread's buffers (path.h):
+   the slots go to the calling thread's call scratch, kept from call to
+   call, when they fit SGK_CALL_SCRATCH_KEEP; else, and for reused plans,
+   to a new array, and *owned says so (the plan's destroy frees it). */
+sgk_status sgk_pairs_map_once(const sgk_plan *plan, const sgk_problem *p, int64_t **slot,
+                              bool *owned);
+
 /* Whether slot[0..plan->count) >> shift never decreases; checked in
    parallel. */
 bool sgk_pairs_in_order(const sgk_plan *plan, const int64_t *slot, int shift);

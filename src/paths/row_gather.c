@@ -17,7 +17,8 @@
 
 typedef struct {
     sgk_plan base;
-    int64_t *slot;
+    int64_t *slot;         /* the call scratch's unless slot_owned */
+    bool slot_owned;
     int32_t *source_order; /* the output rows in ascending order of their
                               source slots, or NULL when not worth it */
 } row_plan;
@@ -89,7 +90,7 @@ static sgk_status row_make(const sgk_plan *base, const sgk_problem *p, sgk_plan 
     row_plan *rp = sgk_path_alloc(base, sizeof *rp);
     if (rp == NULL)
         return sgk_plan_out_of_memory(base);
-    sgk_status status = sgk_pairs_map(&rp->base, p, &rp->slot);
+    sgk_status status = sgk_pairs_map_once(&rp->base, p, &rp->slot, &rp->slot_owned);
     if (status != SGK_OK) {
         sgk_path_free(&rp->base);
         return status;
@@ -136,7 +137,8 @@ static void row_describe(const sgk_plan *plan, char *text, size_t size)
 static void row_destroy(sgk_plan *plan)
 {
     row_plan *rp = (row_plan *)plan;
-    free(rp->slot);
+    if (rp->slot_owned)
+        free(rp->slot);
     free(rp->source_order);
     sgk_path_free(&rp->base);
 }

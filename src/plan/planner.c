@@ -146,7 +146,12 @@ static void describe(sgk_plan *plan)
 }
 
 /* sgk_last_path's answer: a pointer stored per call, no text made. */
-static _Thread_local const sgk_path *last_one_shot_path;
+static _Thread_local const char *last_one_shot_path;
+
+void sgk_note_last_path(const char *name)
+{
+    last_one_shot_path = name;
+}
 
 sgk_status sgk_plan_build(const sgk_problem *problem, bool one_shot, sgk_plan **out)
 {
@@ -166,7 +171,7 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool one_shot, sgk_plan **
     sgk_plan base = base_plan(p, one_shot, whole_rows, threads, apply);
     choose_path(&base, p);
     if (one_shot)
-        last_one_shot_path = base.path;
+        last_one_shot_path = base.path->name;
     sgk_plan *plan;
     status = base.path->make(&base, p, &plan);
     if (status != SGK_OK)
@@ -193,7 +198,7 @@ const char *sgk_plan_path(const sgk_plan *plan)
 
 const char *sgk_last_path(void)
 {
-    return last_one_shot_path != NULL ? last_one_shot_path->name : NULL;
+    return last_one_shot_path;
 }
 
 void sgk_plan_destroy(sgk_plan *plan)

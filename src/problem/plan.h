@@ -47,6 +47,10 @@ struct sgk_plan {
    untouched. */
 sgk_status sgk_plan_build(const sgk_problem *p, bool one_shot, sgk_plan **out);
 
+/* Records the path (or lane) a one-shot call took, as this thread's
+   sgk_last_path: a static string. */
+void sgk_note_last_path(const char *name);
+
 /* sgk_execute with `caller` naming the failing call in messages (the
    operator's name for one-shot calls). */
 sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void *data,

@@ -1,0 +1,485 @@
+/* The tiny-call lane: below a few KiB, describing the problem, planning it
+   and running the plan cost a one-shot call several times its data
+   movement (callgrind, bench/tiny-callgrind: about 2,000 instructions for
+   a GatherND of 8 rows that a C loop does in 150).  Here a call is checked
+   and run on the spot: the slots of its pairs worked out on the stack,
+   every index checked before the first write, then the output written by
+   plain loops, the reductions by reduce.c's kernels (the reference
+   arithmetic), all on the calling thread.
+
+   The lane accepts a call only when it can see that the call is valid:
+   every check of the operator's front end has its twin here, as a test
+   that lets the call in, and whatever fails one (a bad argument, shape or
+   index; an empty or large tensor; buffers that overlap) leaves the lane
+   with nothing written.  The front end then goes the full way, which
+   finds the same fault and reports it with its usual status and message.
+   So the lane needs no messages of its own, and cannot differ from the
+   full path on an error. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "registry/registry.h"
+#include "kernels/reduce.h"
+#include "ops/tiny.h"
+#include "problem/index_math.h"
+#include "problem/plan.h"
+#include "runtime/memory.h"
+#include "runtime/runtime_config.h"
+
+/* The lane's loops are a few iterations long: unrolled, their control
+   costs a fraction of an instruction a pair. */
+#define UNROLLED _Pragma("GCC unroll 4")
+
+/* Operands of at most this many elements each (their counts cannot
+   overflow while multiplied out), calls of at most this many bytes of
+   traffic, and at most this many pairs, whose slots live on the stack. */
+#define TINY_MAX_ELEMS 16384
+#define TINY_MAX_BYTES 65536
+#define TINY_MAX_PAIRS 256
+
+/* The traffic below which the lane takes calls, or 0 when it is closed: a
+   forced path (SGK_PATH, SGK_REDUCE_PATH) must run as forced, SGK_VERBOSE
+   logs every call's plan, and a call must stay below
+   SGK_PARALLEL_MIN_BYTES, so that a configuration sending small problems
+   to the parallel paths (tests/matrix.sh sets it to 0) still does.  The
+   configuration never changes once read: its answer is kept, -1 until
+   then. */
+static _Atomic int64_t lane_bytes = -1;
+
+static inline __attribute__((always_inline)) int64_t lane_limit(void)
+{
+    int64_t limit = atomic_load_explicit(&lane_bytes, memory_order_relaxed);
+    if (limit < 0) {
+        const sgk_config *c = sgk_config_get();
+        limit = c->forced_path != NULL || c->verbose ? 0
+                : c->parallel_min_bytes < TINY_MAX_BYTES ? c->parallel_min_bytes
+                                                         : TINY_MAX_BYTES;
+        atomic_store_explicit(&lane_bytes, limit, memory_order_relaxed);
+    }
+    return limit;
+}
+
+/* The elements of t, when t is a tensor the lane takes: of a valid type
+   (*es its element size), rank 1 to SGK_MAX_RANK, every dimension at least
+   1, a buffer, at most TINY_MAX_ELEMS elements; else 0.  Such a tensor
+   passes sgk_check_tensor. */
+static inline __attribute__((always_inline)) int64_t tiny_elems(const sgk_tensor *t,
+                                                                size_t *es)
+{
+    if (t == NULL)
+        return 0;
+    const int rank = t->rank;
+    const int64_t *shape = t->shape;
+    const size_t size = sgk_elem_size(t->dtype);
+    if ((unsigned)rank - 1 >= SGK_MAX_RANK || shape == NULL || t->data == NULL || size == 0)
+        return 0;
+    int64_t n = 1;
+    for (int d = 0; d < rank; d++) {
+        const int64_t s = shape[d];
+        /* s in [1, TINY_MAX_ELEMS]: the product cannot overflow */
+        if ((uint64_t)s - 1 >= TINY_MAX_ELEMS)
+            return 0;
+        n *= s;
+        if (n > TINY_MAX_ELEMS)
+            return 0;
+    }
+    *es = size;
+    return n;
+}
+
+/* The same for indices, which are int32 or int64. */
+static inline __attribute__((always_inline)) int64_t tiny_index_elems(const sgk_tensor *t,
+                                                                      size_t *es)
+{
+    if (t == NULL || (t->dtype != SGK_INT32 && t->dtype != SGK_INT64))
+        return 0;
+    return tiny_elems(t, es);
+}
+
+static inline int64_t shape_product(const int64_t *shape, int from, int to)
+{
+    int64_t product = 1;
+    for (int d = from; d < to; d++)
+        product *= shape[d];
+    return product;
+}
+
+/* ---- slots ------------------------------------------------------------------ */
+
+/* Whether every int64 idx[0..n) lies in [0, dim): then the values are
+   their own slots.  One unsigned maximum, without a branch per index (a
+   negative value is a huge unsigned one); indices that fail it, negative
+   ones among them, take the checked mapping below. */
+static inline __attribute__((always_inline)) bool all_in_range(const int64_t *idx, int64_t n,
+                                                               int64_t dim)
+{
+    uint64_t top = 0;
+    UNROLLED
+    for (int64_t i = 0; i < n; i++)
+        top = (uint64_t)idx[i] > top ? (uint64_t)idx[i] : top;
+    return top < (uint64_t)dim;
+}
+
+/* Tuples of k coordinates, in `batches` batches of `rows` each: pair n's
+   slot is its batch's first slot plus the tuple flattened over dims[0..k).
+   False when a coordinate lies outside [-dim, dim): its wrapped value is
+   then at least dim as an unsigned number (index_math.h), and the slots,
+   computed in unsigned arithmetic, are left unused.  One coordinate in one
+   batch, the common case, has a loop of its own. */
+#define TUPLE_SLOTS(NAME, T)                                                          \
+    static inline __attribute__((always_inline)) bool NAME(                            \
+        const T *idx, int64_t batches, int64_t rows, int k,                            \
+        const int64_t *dims, int64_t per_batch, int64_t *slot)                         \
+    {                                                                                  \
+        bool bad = false;                                                              \
+        if (k == 1 && batches == 1) {                                                  \
+            const int64_t dim = dims[0];                                               \
+            UNROLLED                                                                   \
+            for (int64_t n = 0; n < rows; n++) {                                       \
+                const int64_t w = sgk_wrap_index(idx[n], dim);                         \
+                bad |= (uint64_t)w >= (uint64_t)dim;                                   \
+                slot[n] = w;                                                           \
+            }                                                                          \
+            return !bad;                                                               \
+        }                                                                              \
+        for (int64_t b = 0, n = 0; b < batches; b++)                                   \
+            for (int64_t i = 0; i < rows; i++, n++) {                                  \
+                uint64_t flat = 0;                                                     \
+                for (int j = 0; j < k; j++) {                                          \
+                    const int64_t w = sgk_wrap_index(idx[n * k + j], dims[j]);         \
+                    bad |= (uint64_t)w >= (uint64_t)dims[j];                           \
+                    flat = flat * (uint64_t)dims[j] + (uint64_t)w;                     \
+                }                                                                      \
+                slot[n] = (int64_t)((uint64_t)(b * per_batch) + flat);                 \
+            }                                                                          \
+        return !bad;                                                                   \
+    }
+
+TUPLE_SLOTS(tuple_slots_i32, int32_t)
+TUPLE_SLOTS(tuple_slots_i64, int64_t)
+
+static inline __attribute__((always_inline)) bool tuple_slots(const sgk_tensor *indices, int64_t batches, int64_t rows, int k,
+                               const int64_t *dims, int64_t per_batch, int64_t *slot)
+{
+    return indices->dtype == SGK_INT64
+               ? tuple_slots_i64(indices->data, batches, rows, k, dims, per_batch, slot)
+               : tuple_slots_i32(indices->data, batches, rows, k, dims, per_batch, slot);
+}
+
+/* Elements: pair n is element n of the indices (shape ishape, rank r); its
+   slot is the data element at n's coordinates with the axis coordinate
+   replaced by the wrapped index value (data strides stride[]).  A line of
+   the indices' last dimension at a time: base, the offset of the line's
+   coordinates but the axis, steps like an odometer between lines.  Along
+   the last axis a pair's slot is base plus its value; along another, base
+   plus its place in the line plus its value times the axis' stride. */
+#define ELEMENT_SLOTS(NAME, T)                                                        \
+    static bool NAME(const T *idx, int r, const int64_t *ishape, const int64_t *stride, \
+                     int axis, int64_t A, int64_t count, int64_t *slot)               \
+    {                                                                                  \
+        const int last = r - 1;                                                        \
+        const int64_t len = ishape[last];                                              \
+        const uint64_t sa = (uint64_t)stride[axis];                                    \
+        bool bad = false;                                                              \
+        if (r == 2) {                                                                  \
+            /* the common rank, without the odometer */                               \
+            const int64_t rows = ishape[0], s0 = stride[0];                            \
+            for (int64_t i = 0; i < rows; i++) {                                       \
+                const T *in = idx + i * len;                                           \
+                int64_t *out = slot + i * len;                                         \
+                if (axis == 1)                                                         \
+                    UNROLLED                                                           \
+                    for (int64_t j = 0, base = i * s0; j < len; j++) {                 \
+                        const int64_t w = sgk_wrap_index(in[j], A);                    \
+                        bad |= (uint64_t)w >= (uint64_t)A;                             \
+                        out[j] = base + w;                                             \
+                    }                                                                  \
+                else                                                                   \
+                    UNROLLED                                                           \
+                    for (int64_t j = 0; j < len; j++) {                                \
+                        const int64_t w = sgk_wrap_index(in[j], A);                    \
+                        bad |= (uint64_t)w >= (uint64_t)A;                             \
+                        out[j] = (int64_t)((uint64_t)j + (uint64_t)w * sa);            \
+                    }                                                                  \
+            }                                                                          \
+            return !bad;                                                               \
+        }                                                                              \
+        int64_t coord[SGK_MAX_RANK - 1];                                               \
+        for (int d = 0; d < last; d++)                                                 \
+            coord[d] = 0;                                                              \
+        int64_t base = 0;                                                              \
+        for (int64_t n = 0; n < count; n += len) {                                     \
+            const T *in = idx + n;                                                     \
+            int64_t *out = slot + n;                                                   \
+            if (axis == last)                                                          \
+                for (int64_t j = 0; j < len; j++) {                                    \
+                    const int64_t w = sgk_wrap_index(in[j], A);                        \
+                    bad |= (uint64_t)w >= (uint64_t)A;                                 \
+                    out[j] = base + w;                                                 \
+                }                                                                      \
+            else                                                                       \
+                for (int64_t j = 0; j < len; j++) {                                    \
+                    const int64_t w = sgk_wrap_index(in[j], A);                        \
+                    bad |= (uint64_t)w >= (uint64_t)A;                                 \
+                    out[j] = (int64_t)((uint64_t)(base + j) + (uint64_t)w * sa);       \
+                }                                                                      \
+            for (int d = last - 1; d >= 0; d--) {                                      \
+                if (d != axis)                                                         \
+                    base += stride[d];                                                 \
+                if (++coord[d] < ishape[d])                                            \
+                    break;                                                             \
+                if (d != axis)                                                         \
+                    base -= coord[d] * stride[d];                                      \
+                coord[d] = 0;                                                          \
+            }                                                                          \
+        }                                                                              \
+        return !bad;                                                                   \
+    }
+
+ELEMENT_SLOTS(element_slots_i32, int32_t)
+ELEMENT_SLOTS(element_slots_i64, int64_t)
+
+/* Checks the Elements shape rules (rank, axis, indices no larger than data
+   beside the axis) and works the slots out; false on any fault. */
+static bool element_slots(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                          int64_t count, int64_t *slot)
+{
+    const int r = data->rank;
+    if (indices->rank != r || axis < -r || axis >= r)
+        return false;
+    const int a = (int)(axis < 0 ? axis + r : axis);
+    int64_t stride[SGK_MAX_RANK], s = 1;
+    for (int d = r - 1; d >= 0; d--) {
+        if (d != a && indices->shape[d] > data->shape[d])
+            return false;
+        stride[d] = s;
+        s *= data->shape[d];
+    }
+    const int64_t A = data->shape[a];
+    return indices->dtype == SGK_INT64
+               ? element_slots_i64(indices->data, r, indices->shape, stride, a, A, count, slot)
+               : element_slots_i32(indices->data, r, indices->shape, stride, a, A, count, slot);
+}
+
+/* ---- moves ------------------------------------------------------------------- */
+
+/* Slices of sb bytes: out's slice n from src's slice slot[n] (gathers), or
+   the reverse (scatters, in order: the last update wins).  Common sizes
+   are fixed-size copies, which the compiler makes a few moves. */
+#define MOVE_CASE(S, TO, FROM)                                                         \
+    case S:                                                                            \
+        UNROLLED                                                                       \
+        for (int64_t n = 0; n < count; n++)                                            \
+            memcpy(TO, FROM, S);                                                       \
+        return;
+
+static inline __attribute__((always_inline)) void gather_slices(uint8_t *out, const uint8_t *src, const int64_t *slot, int64_t count,
+                          size_t sb)
+{
+    switch (sb) {
+        MOVE_CASE(1, out + n, src + slot[n])
+        MOVE_CASE(2, out + n * 2, src + slot[n] * 2)
+        MOVE_CASE(4, out + n * 4, src + slot[n] * 4)
+        MOVE_CASE(8, out + n * 8, src + slot[n] * 8)
+        MOVE_CASE(16, out + n * 16, src + slot[n] * 16)
+        MOVE_CASE(32, out + n * 32, src + slot[n] * 32)
+        MOVE_CASE(64, out + n * 64, src + slot[n] * 64)
+    default:
+        for (int64_t n = 0; n < count; n++)
+            memcpy(out + (size_t)n * sb, src + (size_t)slot[n] * sb, sb);
+    }
+}
+
+static inline __attribute__((always_inline)) void scatter_slices(uint8_t *out, const uint8_t *upd, const int64_t *slot, int64_t count,
+                           size_t sb)
+{
+    switch (sb) {
+        MOVE_CASE(1, out + slot[n], upd + n)
+        MOVE_CASE(2, out + slot[n] * 2, upd + n * 2)
+        MOVE_CASE(4, out + slot[n] * 4, upd + n * 4)
+        MOVE_CASE(8, out + slot[n] * 8, upd + n * 8)
+        MOVE_CASE(16, out + slot[n] * 16, upd + n * 16)
+        MOVE_CASE(32, out + slot[n] * 32, upd + n * 32)
+        MOVE_CASE(64, out + slot[n] * 64, upd + n * 64)
+    default:
+        for (int64_t n = 0; n < count; n++)
+            memcpy(out + (size_t)slot[n] * sb, upd + (size_t)n * sb, sb);
+    }
+}
+
+/* ---- the operators ------------------------------------------------------------ */
+
+/* What every scatter checks: data and updates of one type, a reduction
+   defined for it (*apply its kernel, NULL for NONE), sizes within the
+   lane; the output, the updates and the indices apart (the output may be
+   the data).  *count_out: the indices' elements. */
+static bool scatter_operands(const sgk_tensor *data, const sgk_tensor *indices,
+                             const sgk_tensor *updates, sgk_reduction reduction, void *output,
+                             int64_t *data_elems, int64_t *index_elems, size_t *es,
+                             sgk_apply_fn *apply)
+{
+    const int64_t limit = lane_limit();
+    size_t ies = 0, ues = 0;
+    const int64_t dn = tiny_elems(data, es), in = tiny_index_elems(indices, &ies);
+    const int64_t un = tiny_elems(updates, &ues);
+    if (dn == 0 || in == 0 || un == 0 || output == NULL || updates->dtype != data->dtype)
+        return false;
+    /* every type has NONE, a move */
+    *apply = NULL;
+    if (reduction != SGK_REDUCE_NONE &&
+        ((unsigned)reduction >= SGK_REDUCTION_COUNT ||
+         sgk_apply_kernel(data->dtype, reduction, apply) != SGK_OK))
+        return false;
+    const int64_t data_bytes = dn * (int64_t)*es, upd_bytes = un * (int64_t)*es;
+    const int64_t index_bytes = in * (int64_t)ies;
+    if ((output != data->data ? 2 : 1) * data_bytes + upd_bytes + index_bytes >= limit ||
+        sgk_overlaps(updates->data, upd_bytes, output, data_bytes) ||
+        sgk_overlaps(indices->data, index_bytes, output, data_bytes) ||
+        (output != data->data && sgk_overlaps(data->data, data_bytes, output, data_bytes)))
+        return false;
+    *data_elems = dn;
+    *index_elems = in;
+    return true;
+}
+
+/* The output copied from data unless in place, then the pairs applied in
+   order. */
+static void scatter(const sgk_tensor *data, const sgk_tensor *updates, sgk_apply_fn apply,
+                    const int64_t *slot, int64_t count, int64_t slice_len, size_t es,
+                    int64_t data_elems, void *output)
+{
+    if (output != data->data)
+        memcpy(output, data->data, (size_t)data_elems * es);
+    if (apply == NULL)
+        scatter_slices(output, updates->data, slot, count, (size_t)slice_len * es);
+    else
+        apply(output, slot, updates->data, NULL, 0, count, slice_len, slice_len);
+    sgk_note_last_path("tiny");
+}
+
+bool sgk_tiny_scatter_nd(const sgk_tensor *data, const sgk_tensor *indices,
+                         const sgk_tensor *updates, sgk_reduction reduction, void *output)
+{
+    int64_t data_elems, index_elems;
+    size_t es = 0;
+    sgk_apply_fn apply;
+    if (!scatter_operands(data, indices, updates, reduction, output, &data_elems, &index_elems,
+                          &es, &apply))
+        return false;
+    const int r = data->rank, q = indices->rank;
+    const int64_t k = indices->shape[q - 1];
+    /* updates.shape == indices.shape[:-1] ++ data.shape[k:] (the lane
+       leaves OpenVINO's [1] for a scalar to the full path) */
+    if (k > r || updates->rank != q - 1 + r - k)
+        return false;
+    for (int d = 0; d < q - 1; d++)
+        if (updates->shape[d] != indices->shape[d])
+            return false;
+    for (int d = (int)k; d < r; d++)
+        if (updates->shape[q - 1 + d - k] != data->shape[d])
+            return false;
+    const int64_t count = index_elems / k;
+    if (count > TINY_MAX_PAIRS)
+        return false;
+    int64_t kept[TINY_MAX_PAIRS];
+    const int64_t *slot = kept;
+    if (k == 1 && indices->dtype == SGK_INT64 && all_in_range(indices->data, count, data->shape[0]))
+        slot = indices->data;
+    else if (!tuple_slots(indices, 1, count, (int)k, data->shape, 0, kept))
+        return false;
+    scatter(data, updates, apply, slot, count, shape_product(data->shape, (int)k, r), es,
+            data_elems, output);
+    return true;
+}
+
+bool sgk_tiny_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
+                               const sgk_tensor *updates, int64_t axis,
+                               sgk_reduction reduction, void *output)
+{
+    int64_t data_elems, count;
+    size_t es = 0;
+    sgk_apply_fn apply;
+    if (!scatter_operands(data, indices, updates, reduction, output, &data_elems, &count, &es,
+                          &apply) ||
+        count > TINY_MAX_PAIRS || updates->rank != indices->rank)
+        return false;
+    for (int d = 0; d < indices->rank; d++)
+        if (updates->shape[d] != indices->shape[d])
+            return false;
+    int64_t slot[TINY_MAX_PAIRS];
+    if (!element_slots(data, indices, axis, count, slot))
+        return false;
+    scatter(data, updates, apply, slot, count, 1, es, data_elems, output);
+    return true;
+}
+
+/* What every gather checks: sizes within the lane, the output apart from
+   data and indices. */
+static inline __attribute__((always_inline)) bool gather_operands(const sgk_tensor *data, const sgk_tensor *indices, void *output,
+                            int64_t output_elems, size_t es, int64_t data_elems,
+                            int64_t index_bytes)
+{
+    const int64_t data_bytes = data_elems * (int64_t)es, out_bytes = output_elems * (int64_t)es;
+    return 2 * out_bytes + index_bytes < lane_limit() &&
+           !sgk_overlaps(data->data, data_bytes, output, out_bytes) &&
+           !sgk_overlaps(indices->data, index_bytes, output, out_bytes);
+}
+
+bool sgk_tiny_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t batch_dims,
+                        void *output)
+{
+    size_t es = 0, ies = 0;
+    const int64_t dn = tiny_elems(data, &es), in = tiny_index_elems(indices, &ies);
+    if (dn == 0 || in == 0 || output == NULL)
+        return false;
+    const int r = data->rank, q = indices->rank;
+    const int64_t k = indices->shape[q - 1];
+    if (batch_dims < 0 || batch_dims >= (q < r ? q : r) || k > r - batch_dims)
+        return false;
+    /* data dims [0, b) are batches (as long in indices), [b, e) indexed,
+       [e, r) the slice */
+    const int b = (int)batch_dims, e = b + (int)k;
+    int64_t batches = 1, per_batch = 1, slice_len = 1;
+    for (int d = 0; d < r; d++) {
+        const int64_t s = data->shape[d];
+        if (d >= e)
+            slice_len *= s;
+        else if (d >= b)
+            per_batch *= s;
+        else if (indices->shape[d] != s)
+            return false;
+        else
+            batches *= s;
+    }
+    const int64_t count = in / k;
+    if (count > TINY_MAX_PAIRS ||
+        !gather_operands(data, indices, output, count * slice_len, es, dn, in * (int64_t)ies))
+        return false;
+    int64_t kept[TINY_MAX_PAIRS];
+    const int64_t *slot = kept;
+    if (k == 1 && b == 0 && indices->dtype == SGK_INT64 &&
+        all_in_range(indices->data, count, data->shape[0]))
+        slot = indices->data;
+    else if (!tuple_slots(indices, batches, count / batches, (int)k, data->shape + b,
+                          per_batch, kept))
+        return false;
+    gather_slices(output, data->data, slot, count, (size_t)slice_len * es);
+    sgk_note_last_path("tiny");
+    return true;
+}
+
+bool sgk_tiny_gather_elements(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                              void *output)
+{
+    size_t es = 0, ies = 0;
+    const int64_t dn = tiny_elems(data, &es), count = tiny_index_elems(indices, &ies);
+    if (dn == 0 || count == 0 || output == NULL || count > TINY_MAX_PAIRS ||
+        !gather_operands(data, indices, output, count, es, dn, count * (int64_t)ies))
+        return false;
+    int64_t slot[TINY_MAX_PAIRS];
+    if (!element_slots(data, indices, axis, count, slot))
+        return false;
+    gather_slices(output, data->data, slot, count, es);
+    sgk_note_last_path("tiny");
+    return true;
+}

@@ -1,0 +1,433 @@
+/*
+ * The tiny-call lane (src/tiny.c): one-shot calls of a few KiB, checked and
+ * run without the planner.
+ *
+ * - Every operator (ScatterND with slices and with single elements,
+ *   ScatterElements and GatherElements along each axis of rank 2 and 3
+ *   data, GatherND with and without batch dimensions), every type and every
+ *   reduction the semantics define, int32 and int64 indices with negative
+ *   values and duplicates: bit for bit the reference (tests/reference.c),
+ *   in place and not.
+ * - The lane is taken where the configuration leaves it open: sgk_last_path
+ *   says "tiny" when no path is forced, SGK_VERBOSE is unset and
+ *   SGK_PARALLEL_MIN_BYTES is the default; when tests/matrix.sh sets that
+ *   to 0 (small problems to the parallel paths) or a path is forced, the
+ *   call names another path.  Calls past the lane's bounds (more than 256
+ *   pairs) take the full path.
+ * - A bad index at the first, a middle or the last pair, too large or too
+ *   negative, int32 and int64: SGK_ERR_INDEX_OUT_OF_RANGE, the full path's
+ *   message (naming the operator and the value), and nothing written (the
+ *   data too, in place).  Buffers that overlap fail as before.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/common.h"
+#include "support/reference.h"
+#include "sgk.h"
+
+enum { OP_SND, OP_SEL, OP_GND, OP_GEL };
+
+/* ---- the configuration under test ------------------------------------------ */
+
+static bool env_set(const char *name, const char *neutral)
+{
+    const char *v = getenv(name);
+    return v != NULL && strcmp(v, neutral) != 0;
+}
+
+/* 1: the lane must be taken; 0: it must not; -1: either (a configuration
+   this test does not know). */
+static int lane_expected(void)
+{
+    if (env_set("SGK_PATH", "auto") || env_set("SGK_REDUCE_PATH", "auto") ||
+        env_set("SGK_VERBOSE", "0"))
+        return 0;
+    const char *min = getenv("SGK_PARALLEL_MIN_BYTES");
+    if (min == NULL)
+        return 1;
+    return strcmp(min, "0") == 0 ? 0 : -1;
+}
+
+/* Cleared where a case lies past the lane's bounds. */
+static bool within_bounds = true;
+
+static void check_path(const char *what)
+{
+    const char *path = sgk_last_path();
+    if (!within_bounds)
+        return;
+    const int expected = lane_expected();
+    if (path == NULL)
+        fail_msg("%s: sgk_last_path() is NULL", what);
+    if (expected == 1 && strcmp(path, "tiny") != 0)
+        fail_msg("%s: took path %s, not the tiny lane", what, path);
+    if (expected == 0 && strcmp(path, "tiny") == 0)
+        fail_msg("%s: took the tiny lane where the configuration closes it", what);
+}
+
+/* ---- values ----------------------------------------------------------------- */
+
+static const char *const words[] = {"a", "bb", "ccc", "dddd", "eeeee", "ffffff"};
+
+/* n elements of type t: small numbers (a NaN and a negative zero among
+   floats, so that max/min and sign handling show), 0/1 for bool, pointers
+   to static words for strings. */
+static void fill(tc_rng *r, sgk_dtype t, void *p, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        const double v = (double)tc_rng_range(r, -9, 9) * 0.75;
+        const bool nan = tc_rng_percent(r, 5), nzero = tc_rng_percent(r, 5);
+        const double f = nan ? (double)NAN : nzero ? -0.0 : v;
+        switch (t) {
+        case SGK_BOOL: ((uint8_t *)p)[i] = (uint8_t)tc_rng_below(r, 2); break;
+        case SGK_INT8: case SGK_UINT8: ((uint8_t *)p)[i] = (uint8_t)tc_rng_next(r); break;
+        case SGK_INT16: case SGK_UINT16: ((uint16_t *)p)[i] = (uint16_t)tc_rng_next(r); break;
+        case SGK_INT32: case SGK_UINT32: ((uint32_t *)p)[i] = (uint32_t)tc_rng_next(r); break;
+        case SGK_INT64: case SGK_UINT64: ((uint64_t *)p)[i] = tc_rng_next(r); break;
+        case SGK_FLOAT16: ((uint16_t *)p)[i] = ref_f32_to_f16((float)f); break;
+        case SGK_BFLOAT16: ((uint16_t *)p)[i] = ref_f32_to_bf16((float)f); break;
+        case SGK_FLOAT32: ((float *)p)[i] = (float)f; break;
+        case SGK_FLOAT64: ((double *)p)[i] = f; break;
+        case SGK_COMPLEX64: ((float *)p)[2 * i] = (float)f, ((float *)p)[2 * i + 1] = (float)v; break;
+        case SGK_COMPLEX128: ((double *)p)[2 * i] = f, ((double *)p)[2 * i + 1] = v; break;
+        case SGK_STRING: ((const char **)p)[i] = words[tc_rng_below(r, 6)]; break;
+        }
+    }
+}
+
+/* n index values in [-dim, dim), a quarter of them negative, or all
+   non-negative (the lane's fast check) when positive_only. */
+static void fill_indices(tc_rng *r, int64_t *idx, int64_t n, int64_t dim, bool positive_only)
+{
+    for (int64_t i = 0; i < n; i++) {
+        idx[i] = tc_rng_below(r, dim);
+        if (!positive_only && tc_rng_percent(r, 25))
+            idx[i] -= dim;
+    }
+}
+
+/* ---- one case --------------------------------------------------------------- */
+
+typedef struct {
+    int op;
+    int32_t data_rank, index_rank;
+    int64_t data_shape[4], index_shape[4];
+    int64_t attr; /* axis or batch_dims */
+    /* the dimension each index value indexes, per coordinate of a tuple
+       (ND: index column j indexes data dimension attr + j) */
+} shape_case;
+
+static int64_t numel(int32_t rank, const int64_t *shape)
+{
+    return tc_numel(rank, shape);
+}
+
+/* The extent index element i must stay within. */
+static int64_t index_dim(const shape_case *s, int64_t i)
+{
+    if (s->op == OP_SEL || s->op == OP_GEL) {
+        const int64_t axis = s->attr < 0 ? s->attr + s->data_rank : s->attr;
+        return s->data_shape[axis];
+    }
+    const int64_t k = s->index_shape[s->index_rank - 1];
+    const int64_t b = s->op == OP_GND ? s->attr : 0;
+    return s->data_shape[b + i % k];
+}
+
+static void fill_case_indices(tc_rng *r, const shape_case *s, int64_t *idx, int64_t n,
+                              bool positive_only)
+{
+    for (int64_t i = 0; i < n; i++)
+        fill_indices(r, idx + i, 1, index_dim(s, i), positive_only);
+}
+
+/* Output shape and element count. */
+static int64_t output_elems(const shape_case *s)
+{
+    if (s->op == OP_SND || s->op == OP_SEL)
+        return numel(s->data_rank, s->data_shape);
+    if (s->op == OP_GEL)
+        return numel(s->index_rank, s->index_shape);
+    const int64_t k = s->index_shape[s->index_rank - 1], b = s->attr;
+    return numel(s->index_rank - 1, s->index_shape) *
+           tc_numel((int32_t)(s->data_rank - b - k), s->data_shape + b + k);
+}
+
+/* Updates' shape for ScatterND: indices.shape[:-1] ++ data.shape[k:]. */
+static int32_t updates_shape(const shape_case *s, int64_t *shape)
+{
+    if (s->op == OP_SEL) {
+        memcpy(shape, s->index_shape, sizeof s->index_shape);
+        return s->index_rank;
+    }
+    const int64_t k = s->index_shape[s->index_rank - 1];
+    int32_t rank = 0;
+    for (int d = 0; d < s->index_rank - 1; d++)
+        shape[rank++] = s->index_shape[d];
+    for (int d = (int)k; d < s->data_rank; d++)
+        shape[rank++] = s->data_shape[d];
+    return rank;
+}
+
+static sgk_status call(const shape_case *s, const sgk_tensor *data, const sgk_tensor *indices,
+                       const sgk_tensor *updates, sgk_reduction red, void *out)
+{
+    switch (s->op) {
+    case OP_SND: return sgk_scatter_nd(data, indices, updates, red, out);
+    case OP_SEL: return sgk_scatter_elements(data, indices, updates, s->attr, red, out);
+    case OP_GND: return sgk_gather_nd(data, indices, s->attr, out);
+    default: return sgk_gather_elements(data, indices, s->attr, out);
+    }
+}
+
+static void reference(const shape_case *s, const sgk_tensor *data, const sgk_tensor *indices,
+                      const sgk_tensor *updates, sgk_reduction red, void *out)
+{
+    switch (s->op) {
+    case OP_SND: ref_scatter_nd(data, indices, updates, red, out); break;
+    case OP_SEL: ref_scatter_elements(data, indices, updates, s->attr, red, out); break;
+    case OP_GND: ref_gather_nd(data, indices, s->attr, out); break;
+    default: ref_gather_elements(data, indices, s->attr, out); break;
+    }
+}
+
+static const char *op_name(int op)
+{
+    static const char *const names[] = {"scatter_nd", "scatter_elements", "gather_nd",
+                                        "gather_elements"};
+    return names[op];
+}
+
+/* One call of s with type t, reduction red and the index type, against
+   the reference; then in place for scatters. */
+static void run_case(const shape_case *s, sgk_dtype t, sgk_reduction red, sgk_dtype itype,
+                     bool positive_only, tc_rng *r)
+{
+    const size_t es = sgk_dtype_size(t);
+    const int64_t dn = numel(s->data_rank, s->data_shape);
+    const int64_t in = numel(s->index_rank, s->index_shape);
+    const int64_t on = output_elems(s);
+    int64_t ushape[8];
+    const int32_t urank = updates_shape(s, ushape);
+    const int64_t un = numel(urank, ushape);
+    const bool scatter = s->op == OP_SND || s->op == OP_SEL;
+    void *data = xmalloc((size_t)dn * es), *upd = xmalloc((size_t)un * es);
+    void *got = xmalloc((size_t)on * es), *want = xmalloc((size_t)on * es);
+    int64_t *idx64 = xmalloc((size_t)in * sizeof *idx64);
+    int32_t *idx32 = xmalloc((size_t)in * sizeof *idx32);
+    fill(r, t, data, dn);
+    fill(r, t, upd, un);
+    fill_case_indices(r, s, idx64, in, positive_only);
+    for (int64_t i = 0; i < in; i++)
+        idx32[i] = (int32_t)idx64[i];
+    const sgk_tensor dt = {t, s->data_rank, s->data_shape, data};
+    const sgk_tensor it = {itype, s->index_rank, s->index_shape,
+                           itype == SGK_INT32 ? (void *)idx32 : (void *)idx64};
+    const sgk_tensor ut = {t, urank, ushape, upd};
+    char what[160];
+    snprintf(what, sizeof what, "%s %s %s, %s indices%s, attr %lld", op_name(s->op),
+             tc_dtype_name(t), tc_reduction_name(red), tc_dtype_name(itype),
+             positive_only ? " (non-negative)" : "", (long long)s->attr);
+
+    memset(got, 0xA5, (size_t)on * es);
+    reference(s, &dt, &it, &ut, red, want);
+    sgk_status st = call(s, &dt, &it, &ut, red, got);
+    if (st != SGK_OK)
+        fail_msg("%s: %s (%s)", what, tc_status_name(st), tc_last_error());
+    check_path(what);
+    for (int64_t e = 0; e < on; e++)
+        if (!ref_same_result(t, red, (char *)want + e * es, (char *)got + e * es))
+            fail_msg("%s: output element %lld differs from the reference", what,
+                     (long long)e);
+    if (scatter) {
+        /* in place: the data becomes the output */
+        st = call(s, &dt, &it, &ut, red, data);
+        if (st != SGK_OK)
+            fail_msg("%s in place: %s (%s)", what, tc_status_name(st), tc_last_error());
+        check_path(what);
+        for (int64_t e = 0; e < on; e++)
+            if (!ref_same_result(t, red, (char *)want + e * es, (char *)data + e * es))
+                fail_msg("%s in place: element %lld differs from the reference", what,
+                         (long long)e);
+    }
+    free(data), free(upd), free(got), free(want), free(idx64), free(idx32);
+}
+
+static const shape_case cases[] = {
+    /* ScatterND: rows of 3, and single elements (k = 2), 7 updates */
+    {OP_SND, 2, 2, {6, 3}, {7, 1}, 0},
+    {OP_SND, 2, 2, {4, 5}, {7, 2}, 0},
+    {OP_SND, 3, 3, {3, 2, 4}, {2, 3, 1}, 0},
+    /* ScatterElements along each axis, rank 2 and 3 (the odometer) */
+    {OP_SEL, 2, 2, {4, 5}, {4, 3}, 1},
+    {OP_SEL, 2, 2, {4, 5}, {3, 5}, 0},
+    {OP_SEL, 2, 2, {4, 5}, {3, 4}, -2},
+    {OP_SEL, 3, 3, {3, 4, 5}, {2, 3, 4}, 1},
+    {OP_SEL, 3, 3, {3, 4, 5}, {2, 3, 4}, 2},
+    {OP_SEL, 1, 1, {9}, {12}, 0},
+    /* GatherND without and with batch dimensions, k = 1 and 2 */
+    {OP_GND, 2, 2, {6, 3}, {7, 1}, 0},
+    {OP_GND, 2, 2, {4, 5}, {7, 2}, 0},
+    {OP_GND, 3, 3, {2, 4, 3}, {2, 3, 1}, 1},
+    {OP_GND, 3, 2, {2, 4, 3}, {5, 1}, 0},
+    /* GatherElements, the same shapes */
+    {OP_GEL, 2, 2, {4, 5}, {4, 3}, 1},
+    {OP_GEL, 2, 2, {4, 5}, {3, 5}, 0},
+    {OP_GEL, 3, 3, {3, 4, 5}, {2, 3, 4}, 1},
+    {OP_GEL, 3, 3, {3, 4, 5}, {2, 3, 4}, -1},
+    {OP_GEL, 1, 1, {9}, {12}, 0},
+};
+
+static void test_every_type_and_reduction(void **state)
+{
+    (void)state;
+    tc_rng r = {0x71e7};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const shape_case *s = &cases[c];
+        const bool scatter = s->op == OP_SND || s->op == OP_SEL;
+        for (int t = SGK_BOOL; t <= SGK_STRING; t++)
+            for (int red = 0; red <= (scatter ? SGK_REDUCE_MIN : 0); red++) {
+                if (!ref_reduction_supported((sgk_dtype)t, (sgk_reduction)red))
+                    continue;
+                for (int i = 0; i < 2; i++)
+                    for (int positive = 0; positive < 2; positive++)
+                        run_case(s, (sgk_dtype)t, (sgk_reduction)red,
+                                 i ? SGK_INT32 : SGK_INT64, positive, &r);
+            }
+    }
+}
+
+/* ---- bad indices ------------------------------------------------------------ */
+
+/* Index element `at` of case s replaced by `value`: the call fails with
+   SGK_ERR_INDEX_OUT_OF_RANGE, names the operator and the value, and writes
+   nothing (nor, in place, changes the data). */
+static void bad_index(const shape_case *s, sgk_dtype itype, int64_t at, int64_t value,
+                      tc_rng *r)
+{
+    const sgk_dtype t = SGK_FLOAT32;
+    const int64_t dn = numel(s->data_rank, s->data_shape);
+    const int64_t in = numel(s->index_rank, s->index_shape), on = output_elems(s);
+    int64_t ushape[8];
+    const int32_t urank = updates_shape(s, ushape);
+    const bool scatter = s->op == OP_SND || s->op == OP_SEL;
+    float *data = xmalloc((size_t)dn * 4), *upd = xmalloc((size_t)numel(urank, ushape) * 4);
+    float *out = xmalloc((size_t)on * 4), *saved = xmalloc((size_t)dn * 4);
+    uint8_t *pattern = xmalloc((size_t)on * 4);
+    int64_t *idx64 = xmalloc((size_t)in * 8);
+    int32_t *idx32 = xmalloc((size_t)in * 4);
+    fill(r, t, data, dn);
+    fill(r, t, upd, numel(urank, ushape));
+    fill_case_indices(r, s, idx64, in, false);
+    idx64[at] = value;
+    for (int64_t i = 0; i < in; i++)
+        idx32[i] = (int32_t)idx64[i];
+    const sgk_tensor dt = {t, s->data_rank, s->data_shape, data};
+    const sgk_tensor it = {itype, s->index_rank, s->index_shape,
+                           itype == SGK_INT32 ? (void *)idx32 : (void *)idx64};
+    const sgk_tensor ut = {t, urank, ushape, upd};
+    char needle[48];
+    snprintf(needle, sizeof needle, "%lld", (long long)value);
+    for (int in_place = 0; in_place < 1 + scatter; in_place++) {
+        tc_fill_pattern(out, (size_t)on * 4);
+        memcpy(pattern, out, (size_t)on * 4);
+        memcpy(saved, data, (size_t)dn * 4);
+        const sgk_status st = call(s, &dt, &it, &ut, SGK_REDUCE_ADD, in_place ? data : out);
+        const char *msg = tc_last_error();
+        if (st != SGK_ERR_INDEX_OUT_OF_RANGE)
+            fail_msg("%s, index %lld = %lld%s: %s, not SGK_ERR_INDEX_OUT_OF_RANGE",
+                     op_name(s->op), (long long)at, (long long)value,
+                     in_place ? " in place" : "", tc_status_name(st));
+        if (strncmp(msg, op_name(s->op), strlen(op_name(s->op))) != 0 ||
+            strstr(msg, needle) == NULL || strstr(msg, "out of range") == NULL)
+            fail_msg("%s, index %lld = %lld: message \"%s\"", op_name(s->op), (long long)at,
+                     (long long)value, msg);
+        if (memcmp(out, pattern, (size_t)on * 4) != 0 || memcmp(data, saved, (size_t)dn * 4) != 0)
+            fail_msg("%s, index %lld = %lld%s: the failed call wrote", op_name(s->op),
+                     (long long)at, (long long)value, in_place ? " in place" : "");
+    }
+    free(data), free(upd), free(out), free(saved), free(pattern), free(idx64), free(idx32);
+}
+
+static void test_bad_indices_write_nothing(void **state)
+{
+    (void)state;
+    tc_rng r = {0xbad};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const shape_case *s = &cases[c];
+        const int64_t in = numel(s->index_rank, s->index_shape);
+        const int64_t places[] = {0, in / 2, in - 1};
+        for (int p = 0; p < 3; p++) {
+            const int64_t dim = index_dim(s, places[p]);
+            for (int i = 0; i < 2; i++) {
+                const sgk_dtype itype = i ? SGK_INT32 : SGK_INT64;
+                bad_index(s, itype, places[p], dim, &r);
+                bad_index(s, itype, places[p], -dim - 1, &r);
+            }
+        }
+    }
+}
+
+/* ---- the lane's bounds ------------------------------------------------------ */
+
+/* 300 pairs, beyond the lane's 256: the full path serves them, exactly. */
+static void test_past_the_bounds(void **state)
+{
+    (void)state;
+    tc_rng r = {0x300};
+    static const shape_case big[] = {
+        {OP_GND, 2, 2, {16, 2}, {300, 1}, 0},
+        {OP_SND, 2, 2, {16, 2}, {300, 1}, 0},
+    };
+    within_bounds = false;
+    for (int c = 0; c < 2; c++) {
+        run_case(&big[c], SGK_FLOAT32, SGK_REDUCE_NONE, SGK_INT64, false, &r);
+        const char *path = sgk_last_path();
+        if (path != NULL && strcmp(path, "tiny") == 0)
+            fail_msg("%s of 300 pairs took the tiny lane", op_name(big[c].op));
+    }
+    within_bounds = true;
+}
+
+/* Overlapping buffers fail with the full path's status. */
+static void test_overlaps_fail(void **state)
+{
+    (void)state;
+    float data[12] = {0}, upd[6] = {0};
+    int64_t buf[16] = {0, 1, 2};
+    int64_t dshape[] = {4, 3}, ishape[] = {2, 1}, ushape[] = {2, 3};
+    const sgk_tensor dt = {SGK_FLOAT32, 2, dshape, data};
+    const sgk_tensor it = {SGK_INT64, 2, ishape, buf};
+    const sgk_tensor ut = {SGK_FLOAT32, 2, ushape, upd};
+    /* the output over the indices, over the updates, over the data */
+    assert_int_equal(sgk_gather_nd(&dt, &it, 0, buf), SGK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sgk_scatter_nd(&dt, &it, &ut, SGK_REDUCE_NONE, buf),
+                     SGK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sgk_scatter_nd(&dt, &it, &ut, SGK_REDUCE_NONE, (char *)upd + 4),
+                     SGK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sgk_gather_nd(&dt, &it, 0, data + 1), SGK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sgk_gather_nd(&dt, &it, 0, NULL), SGK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sgk_scatter_nd(&dt, &it, &ut, SGK_REDUCE_NONE, data + 1),
+                     SGK_ERR_INVALID_ARGUMENT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_type_and_reduction),
+        cmocka_unit_test(test_bad_indices_write_nothing),
+        cmocka_unit_test(test_past_the_bounds),
+        cmocka_unit_test(test_overlaps_fail),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
