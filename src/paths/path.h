@@ -30,16 +30,14 @@ typedef struct {
     uint8_t *out;
     bool in_place;          /* out == data */
     size_t slice_bytes;
-    /* Whether the output's pages are mapped in (sgk_mapped_in): not for a
-       fresh allocation, whose first touch of each page has the kernel
-       zero it through the cache.  Such an output is written in order and
-       with plain stores: streaming over the zeroed lines cost more than
-       plain stores, and rows written out of order fault pages all over
-       the output (index_select of 500k rows of 64 floats into a new
-       tensor, 2-core Xeon: 80 ms streamed, 59 ms in source order, PyTorch
-       41 ms). */
-    bool out_mapped;
-    bool stream; /* non-temporal stores: stream_output, if out_mapped */
+    /* Non-temporal stores for the output: the plan's choice
+       (stream_output), unless the output's pages are not mapped in yet
+       (sgk_mapped_in).  A fresh allocation's first touch of a page has
+       the kernel zero it through the cache, and streaming over those
+       lines then costs more than plain stores (index_select of 500k rows
+       of 64 floats into a new tensor, 2-core Xeon: 80 ms streamed, 65 ms
+       plain). */
+    bool stream;
 } sgk_buffers;
 
 struct sgk_path {

@@ -110,7 +110,7 @@ static void gather_rows(void *ctx, int worker, int64_t begin, int64_t end)
     const job *j = ctx;
     const row_plan *rp = j->rp;
     (void)worker;
-    if (rp->source_order != NULL && j->b->out_mapped && (uintptr_t)j->b->out % 64 == 0)
+    if (rp->source_order != NULL && (uintptr_t)j->b->out % 64 == 0)
         sgk_simd_move_rows_in_order(j->b->out, j->b->data, rp->slot, rp->source_order, begin,
                                     end, j->b->slice_bytes, j->b->stream);
     else

@@ -53,13 +53,13 @@ sgk_status sgk_execute_for(const char *caller, const sgk_plan *plan, const void 
         .out = output,
         .in_place = data == output,
         .slice_bytes = (size_t)plan->slice_len * plan->elem_size,
-        /* Asked of outputs of 2 MiB and more only: a smaller one costs few
-           faults, and the system call would cost a tiny plan more than
-           its work (~95 instructions and a mincore on every execute). */
-        .out_mapped = plan->output_elems * (int64_t)plan->elem_size < ((int64_t)2 << 20) ||
-                      sgk_mapped_in(output, plan->output_elems * (int64_t)plan->elem_size),
     };
-    b.stream = plan->stream_output && b.out_mapped;
+    /* Only outputs of 2 MiB and more are asked about: a smaller one costs
+       few faults, and the system call would cost a tiny plan more than its
+       work (~95 instructions and a mincore on every execute). */
+    const int64_t out_bytes = plan->output_elems * (int64_t)plan->elem_size;
+    b.stream = plan->stream_output &&
+               (out_bytes < ((int64_t)2 << 20) || sgk_mapped_in(output, out_bytes));
     /* A path fails only before its first write (path.h): out of memory,
        named here, or a bad index found by a path that checks the indices
        as it runs, with the detail that path set. */
