@@ -192,7 +192,7 @@ static inline __attribute__((always_inline)) bool tuple_slots(const sgk_tensor *
                     for (int64_t j = 0, base = i * s0; j < len; j++) {                 \
                         const int64_t w = sgk_wrap_index(in[j], A);                    \
                         bad |= (uint64_t)w >= (uint64_t)A;                             \
-                        out[j] = base + w;                                             \
+                        out[j] = (int64_t)((uint64_t)base + (uint64_t)w);              \
                     }                                                                  \
                 else                                                                   \
                     UNROLLED                                                           \
@@ -215,7 +215,7 @@ static inline __attribute__((always_inline)) bool tuple_slots(const sgk_tensor *
                 for (int64_t j = 0; j < len; j++) {                                    \
                     const int64_t w = sgk_wrap_index(in[j], A);                        \
                     bad |= (uint64_t)w >= (uint64_t)A;                                 \
-                    out[j] = base + w;                                                 \
+                    out[j] = (int64_t)((uint64_t)base + (uint64_t)w);                  \
                 }                                                                      \
             else                                                                       \
                 for (int64_t j = 0; j < len; j++) {                                    \
