@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
 import sgk  # noqa: E402
 from sgk import _dtypes, _native, _oneshot, errors  # noqa: E402
+import runner  # noqa: E402  (tests/python/runner.py)
 
 RNG = np.random.default_rng(1811)
 
@@ -308,20 +309,7 @@ class PlanLifetimeTests(unittest.TestCase):
 
 
 def main():
-    runner = unittest.TextTestRunner(verbosity=2, stream=sys.stdout)
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    result = runner.run(suite)
-    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
-    skipped = len(result.skipped)
-    passed = result.testsRun - failed - skipped
-    print(f"[==========] {result.testsRun} test(s) run.")
-    print(f"[  PASSED  ] {passed} test(s).")
-    if failed:
-        print(f"[  FAILED  ] {failed} test(s), listed below:")
-        for test, _ in result.failures + result.errors:
-            print(f"[  FAILED  ] {test.id()}")
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    return 0 if failed == 0 else 1
+    return runner.run(__name__)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
 import sgk  # noqa: E402
+import runner  # noqa: E402  (tests/python/runner.py)
 
 try:
     import ml_dtypes
@@ -199,18 +200,7 @@ class TensorScatterTest(unittest.TestCase):
 
 
 def main():
-    runner = unittest.TextTestRunner(verbosity=2, stream=sys.stdout)
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    result = runner.run(suite)
-    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
-    skipped = len(result.skipped)
-    passed = result.testsRun - failed - skipped
-    print(f"[==========] {result.testsRun} test(s) run.")
-    print(f"[  PASSED  ] {passed} test(s).")
-    if failed:
-        print(f"[  FAILED  ] {failed} test(s).")
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    return 0 if failed == 0 else 1
+    return runner.run(__name__)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ sys.path.insert(0, PYTHON_DIR)
 
 import sgk  # noqa: E402
 from sgk import _marshal, _native  # noqa: E402
+import runner  # noqa: E402  (tests/python/runner.py)
 
 # torch's own sources are not checked (too large to analyse on each run):
 # sgk.torch's annotations are, with torch taken as Any.
@@ -175,20 +176,7 @@ def main():
         print(f"test_typing: the extension is not loadable: {_native.load_error}")
         print("0 passed, 1 failed, 0 skipped")
         return 1
-    runner = unittest.TextTestRunner(verbosity=2, stream=sys.stdout)
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    result = runner.run(suite)
-    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
-    skipped = len(result.skipped)
-    passed = result.testsRun - failed - skipped
-    print(f"[==========] {result.testsRun} test(s) run.")
-    print(f"[  PASSED  ] {passed} test(s).")
-    if failed:
-        print(f"[  FAILED  ] {failed} test(s), listed below:")
-        for test, _ in result.failures + result.errors:
-            print(f"[  FAILED  ] {test.id()}")
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    return 0 if failed == 0 else 1
+    return runner.run(__name__)
 
 
 if __name__ == "__main__":
