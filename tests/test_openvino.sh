@@ -30,7 +30,7 @@ log=$(mktemp "${TMPDIR:-/tmp}/sgk-openvino.XXXXXX") || exit 99
 trap 'rm -f "$log"' EXIT HUP INT TERM
 echo "test_openvino: $("$python" --version 2>&1), $extension"
 passed=0 failed=0 status=0
-for script in test_node_tests.py test_models.py; do
+for script in test_node_tests.py test_models.py test_visibility.py; do
     echo "== $script"
     SGK_LIBRARY="$library" SGK_OPENVINO_EXTENSION="$extension" PYTHONDONTWRITEBYTECODE=1 \
         SGK_BUILD_DIR=$(cd "$builddir" && pwd) \

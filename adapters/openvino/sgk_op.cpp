@@ -1,9 +1,10 @@
 #include "sgk_op.hpp"
 
+#include <chrono>
+
 #include <openvino/core/except.hpp>
 #include <openvino/op/constant.hpp>
 
-#include "counters.hpp"
 #include "element_types.hpp"
 
 namespace sgk_openvino {
@@ -61,7 +62,19 @@ void SgkOp::throw_sgk_error(const char* step, sgk_status status) const {
                    sgk_status_name(status), ": ", sgk_last_error());
 }
 
+NodeCounters& SgkOp::node_counters() const {
+    NodeCounters* node = m_node_counters.load(std::memory_order_acquire);
+    if (node == nullptr) {
+        // Two threads may both look it up: they find the same counters.
+        node = &sgk_openvino::node_counters(get_friendly_name(), get_type_name());
+        m_node_counters.store(node, std::memory_order_release);
+    }
+    return *node;
+}
+
 bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) const {
+    const auto start = std::chrono::steady_clock::now();
+    NodeCounters& node = node_counters();
     const ov::element::Type received = inputs[0].get_element_type();
     const SgkType sgk_type = sgk_type_of(received);
     if (!sgk_type.known)
@@ -114,6 +127,7 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
         if (status != SGK_OK)
             throw_sgk_error("execution", status);
         counters().plan_runs.fetch_add(1, std::memory_order_relaxed);
+        node.plan_runs.fetch_add(1, std::memory_order_relaxed);
     } else {
         status = run_once(operands, result.data());
         if (status != SGK_OK)
@@ -121,6 +135,12 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
         counters().one_shot_runs.fetch_add(1, std::memory_order_relaxed);
     }
     result.finish();
+    node.calls.fetch_add(1, std::memory_order_relaxed);
+    node.nanoseconds.fetch_add(
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count()),
+        std::memory_order_relaxed);
     return true;
 }
 

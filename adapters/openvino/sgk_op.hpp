@@ -10,11 +10,13 @@
 // as ov::Exception carrying sgk_last_error(); nothing is written then.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
 #include <openvino/op/op.hpp>
 
+#include "counters.hpp"
 #include "operands.hpp"
 #include "plan_cache.hpp"
 #include "sgk.h"
@@ -66,9 +68,13 @@ private:
     bool has_indices() const { return indices_input() < get_input_size(); }
     bool indices_are_constant() const;
     [[noreturn]] void throw_sgk_error(const char* step, sgk_status status) const;
+    // This node's counters, found by name at the first evaluation (the
+    // name is final by then) and kept.
+    NodeCounters& node_counters() const;
 
     ov::element::Type m_declared_type = ov::element::dynamic;
     mutable PlanCache m_plans;
+    mutable std::atomic<NodeCounters*> m_node_counters{nullptr};
 };
 
 }  // namespace sgk_openvino

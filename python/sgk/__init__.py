@@ -28,7 +28,7 @@ from ._dtypes import BFLOAT16_DTYPE
 from ._marshal import (PLAN_ALLOW_REORDER, PLAN_DETERMINISTIC, PLAN_WIDE_ACCUMULATE,
                        TENSOR_SCATTER_MODES)
 from ._native import LibraryNotFoundError
-from ._openvino import openvino_extension_path
+from ._openvino import openvino_counters, openvino_extension_path
 from ._oneshot import (gather, gather_elements, gather_nd, gather_nd_shape, gather_shape,
                        scatter_elements, scatter_nd, tensor_scatter)
 from ._plans import (GatherElementsPlan, GatherNDPlan, GatherPlan, Plan, ScatterElementsPlan,
@@ -49,5 +49,6 @@ __all__ = [
     "BFLOAT16_DTYPE", "PLAN_DETERMINISTIC", "PLAN_ALLOW_REORDER", "PLAN_WIDE_ACCUMULATE",
     "gather", "gather_shape", "tensor_scatter", "GatherPlan", "TensorScatterPlan",
     "TENSOR_SCATTER_MODES",
+    "openvino_counters",
     "openvino_extension_path",
 ]

@@ -79,6 +79,8 @@ def runtime() -> None:
         print("OpenVINO extension:", sgk.openvino_extension_path())
     except FileNotFoundError as why:
         print("OpenVINO extension: not found:", why)
+    served: dict[str, dict[str, object]] = sgk.openvino_counters()
+    assert all("calls" in node for node in served.values())
 
 
 def errors() -> None:
