@@ -62,7 +62,9 @@
 
 #include "support/common.h"
 #include "support/host_pool.h"
+#include "support/random_values.h"
 #include "support/reference.h"
+#include "registry/registry.h"
 #include "sgk.h"
 
 #define WARMUP_PERCENT 25
@@ -97,72 +99,6 @@ enum { SCATTER_ND, GATHER_ND, SCATTER_ELEMENTS, GATHER_ELEMENTS, GATHER, TENSOR_
 static const char *const op_names[OPS] = {"scatter_nd",      "gather_nd", "scatter_elements",
                                           "gather_elements", "gather",    "tensor_scatter"};
 
-/* ---- random values -------------------------------------------------------- */
-
-static const char *const string_pool[] = {"alpha", "beta", "", "gamma", "delta", "x"};
-
-/* Small integers, general values, signed zeros, infinities and NaNs. */
-static double random_real(tc_rng *r)
-{
-    int c = (int)tc_rng_range(r, 0, 99);
-    double sign = tc_rng_percent(r, 50) ? -1.0 : 1.0;
-    if (c < 45)
-        return (double)tc_rng_range(r, -4, 4);
-    if (c < 85)
-        return sign * ldexp(1.0 + tc_rng_unit(r), (int)tc_rng_range(r, -8, 8));
-    if (c < 92)
-        return sign * 0.0;
-    if (c < 96)
-        return sign * INFINITY;
-    return NAN;
-}
-
-static void random_value(tc_rng *r, sgk_dtype dtype, void *p)
-{
-    switch (dtype) {
-    case SGK_BOOL: {
-        uint8_t v = (uint8_t)tc_rng_range(r, 0, 1);
-        memcpy(p, &v, 1);
-        break;
-    }
-    case SGK_FLOAT16: case SGK_BFLOAT16: {
-        float f = (float)random_real(r);
-        uint16_t h = dtype == SGK_FLOAT16 ? ref_f32_to_f16(f) : ref_f32_to_bf16(f);
-        memcpy(p, &h, 2);
-        break;
-    }
-    case SGK_FLOAT32: case SGK_COMPLEX64: {
-        float f[2] = {(float)random_real(r), (float)random_real(r)};
-        memcpy(p, f, dtype == SGK_FLOAT32 ? 4 : 8);
-        break;
-    }
-    case SGK_FLOAT64: case SGK_COMPLEX128: {
-        double d[2] = {random_real(r), random_real(r)};
-        memcpy(p, d, dtype == SGK_FLOAT64 ? 8 : 16);
-        break;
-    }
-    case SGK_STRING: {
-        const char *s = string_pool[tc_rng_below(r, sizeof string_pool / sizeof *string_pool)];
-        memcpy(p, &s, sizeof s);
-        break;
-    }
-    default: { /* the integers: small values, else any bits */
-        uint64_t v = tc_rng_percent(r, 50) ? (uint64_t)tc_rng_range(r, -4, 4) : tc_rng_next(r);
-        memcpy(p, &v, tc_dtype_size(dtype));
-        break;
-    }
-    }
-}
-
-static void *random_buffer(tc_rng *r, sgk_dtype dtype, int64_t n)
-{
-    size_t es = tc_dtype_size(dtype);
-    char *buf = xmalloc((size_t)n * es);
-    for (int64_t i = 0; i < n; i++)
-        random_value(r, dtype, buf + (size_t)i * es);
-    return buf;
-}
-
 /* ---- one case ------------------------------------------------------------- */
 
 typedef struct {
@@ -186,31 +122,6 @@ static int is_scatter(int op)
 static int64_t dim(tc_rng *r, int64_t hi)
 {
     return tc_rng_range(r, 1, hi);
-}
-
-/* Index values in [-s, s-1] for s = dim_of[i % period]; skewed: a few
-   favourites, for duplicates. */
-static void *random_indices(tc_rng *r, sgk_dtype idtype, int64_t n, const int64_t *dim_of,
-                            int64_t period, int skewed)
-{
-    size_t is = idtype == SGK_INT32 ? 4 : 8;
-    char *buf = xmalloc((size_t)n * is);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t s = dim_of[i % period], v;
-        if (skewed && tc_rng_percent(r, 70)) {
-            int64_t fav = tc_rng_range(r, 0, 3);
-            v = fav == 0 ? 0 : fav == 1 ? -1 : fav == 2 ? s / 2 : -s;
-        } else {
-            v = tc_rng_range(r, -s, s - 1);
-        }
-        if (idtype == SGK_INT32) {
-            int32_t t = (int32_t)v;
-            memcpy(buf + (size_t)i * 4, &t, 4);
-        } else {
-            memcpy(buf + (size_t)i * 8, &v, 8);
-        }
-    }
-    return buf;
 }
 
 static void gen_scatter_nd(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
@@ -336,7 +247,7 @@ static void gen_tensor_scatter(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
 static sgk_reduction pick_reduction(tc_rng *r, sgk_dtype dtype)
 {
     for (;;) {
-        sgk_reduction red = (sgk_reduction)tc_rng_range(r, SGK_REDUCE_NONE, SGK_REDUCE_MIN);
+        sgk_reduction red = (sgk_reduction)tc_rng_below(r, SGK_REDUCTION_COUNT);
         if (ref_reduction_supported(dtype, red))
             return red;
     }
@@ -350,7 +261,7 @@ static void generate(scase *c, tc_rng *r)
     for (;;) {
         memset(c, 0, sizeof *c);
         c->op = (int)tc_rng_below(r, OPS);
-        c->dtype = (sgk_dtype)tc_rng_range(r, SGK_BOOL, SGK_STRING);
+        c->dtype = (sgk_dtype)tc_rng_below(r, SGK_DTYPE_COUNT);
         c->idtype = tc_rng_percent(r, 50) ? SGK_INT32 : SGK_INT64;
         c->red = c->op == SCATTER_ND || c->op == SCATTER_ELEMENTS ? pick_reduction(r, c->dtype)
                                                                   : SGK_REDUCE_NONE;
