@@ -11,6 +11,9 @@
  * itself once per path with the variable set (SGK_TEST_EXPECT naming the
  * path that child must see forced), keeping the rest of the environment:
  * tests/matrix.sh's thread counts and SIMD targets reach every child.
+ * Under qemu-user, which does not follow an exec into emulation, the
+ * children run through SGK_TEST_RUNNER (scripts/check-arm: the qemu
+ * command line, split at spaces).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "support/common.h"
 #include "support/forced_cases.h"
@@ -182,12 +186,28 @@ static int spawn_self(const char *const *assignments)
     for (size_t i = 0; assignments[i] != NULL; i++)
         env[m++] = (char *)assignments[i];
     env[m] = NULL;
-    char *argv[] = {"test_forced_paths", NULL};
+    /* argv: the runner's words, if any, then this program */
+    const char *runner = getenv("SGK_TEST_RUNNER");
+    char *words = xmalloc(runner != NULL ? strlen(runner) + 1 : 1);
+    char *argv[16], self[4096];
+    int argc = 0;
+    if (runner != NULL)
+        for (char *w = strtok(strcpy(words, runner), " "); w != NULL && argc < 14;
+             w = strtok(NULL, " "))
+            argv[argc++] = w;
+    /* qemu-user answers readlink(/proc/self/exe) with the emulated program */
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[len > 0 ? len : 0] = '\0';
+    const bool through_runner = argc > 0;
+    argv[argc++] = through_runner ? self : "test_forced_paths";
+    argv[argc] = NULL;
     pid_t pid;
     int status = -1;
-    if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, env) != 0 ||
-        waitpid(pid, &status, 0) != pid)
+    const int spawned = through_runner ? posix_spawnp(&pid, argv[0], NULL, NULL, argv, env)
+                                 : posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, env);
+    if (spawned != 0 || waitpid(pid, &status, 0) != pid)
         status = -1;
+    free(words);
     free(env);
     return status == 0 ? 0 : 1;
 }

@@ -66,7 +66,8 @@ double tc_rng_uniform(tc_rng *r, double lo, double hi);
 /* n float32 values from tc_rng_uniform(r, lo, hi). */
 void tc_fill_uniform_f32(tc_rng *r, float *p, size_t n, double lo, double hi);
 
-/* Threads of this process, from /proc; -1 where that cannot be read. */
+/* Threads of this process, from /proc; -1 where that cannot be read or
+   means nothing (under emulation: SGK_TEST_EMULATED). */
 int tc_thread_count(void);
 
 /* ---- bytes ----------------------------------------------------------------- */
