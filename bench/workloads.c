@@ -868,6 +868,61 @@ static void scatter_rows_512b_add(bench_run *run)
     free(data), free(out), free(upd), free(idx);
 }
 
+/* ---- sorted_rows_add / sorted_rows_max ---------------------------------- */
+
+/* A graph layer's aggregation over edges kept sorted by destination (CSR
+   order, as PyG keeps edge_index): data [50000,64] float32 by 500000
+   uniformly random destination rows, sorted, so a row takes about ten
+   updates in a run and some rows none. */
+static void sorted_rows(bench_run *run, const char *W, sgk_reduction reduction, uint64_t seed)
+{
+    const int64_t R = scaled(50000, run->opt.scale), D = 64, N = scaled(500000, run->opt.scale);
+    int64_t dshape[] = {R, D}, ishape[] = {N, 1}, ushape[] = {N, D};
+    float *data = bench_alloc((size_t)(R * D) * 4), *out = bench_alloc((size_t)(R * D) * 4);
+    float *upd = bench_alloc((size_t)(N * D) * 4);
+    int64_t *idx = bench_alloc((size_t)N * 8);
+    int64_t *per_row = calloc((size_t)R, sizeof *per_row);
+    if (per_row == NULL)
+        exit(2);
+    fill_f32(data, (size_t)(R * D), seed);
+    fill_f32(upd, (size_t)(N * D), seed + 1);
+    rng r = {seed};
+    for (int64_t n = 0; n < N; n++)
+        per_row[rng_below(&r, R)]++;
+    int64_t distinct = 0;
+    for (int64_t row = 0, n = 0; row < R; row++) {
+        distinct += per_row[row] > 0;
+        for (int64_t k = 0; k < per_row[row]; k++)
+            idx[n++] = row;
+    }
+    free(per_row);
+    scatter_ctx ctx = {
+        .data = {SGK_FLOAT32, 2, dshape, data}, .indices = {SGK_INT64, 2, ishape, idx},
+        .updates = {SGK_FLOAT32, 2, ushape, upd}, .reduction = reduction, .output = out,
+        .original = data, .slot = idx, .count = N, .slice_len = D, .slots = R};
+    if (plan_scatter(run, W, &ctx) == 0) {
+        bench_result *res = time_scatter(run, &ctx, W, "f32 copy", run->opt.mode,
+                                         copying_scatter_traffic(&ctx));
+        if (res != NULL) {
+            size_t len = strlen(res->note);
+            snprintf(res->note + len, sizeof res->note - len, "%s%lld distinct rows of %lld",
+                     len ? "; " : "", (long long)distinct, (long long)R);
+        }
+        sgk_plan_destroy(ctx.plan);
+    }
+    free(data), free(out), free(upd), free(idx);
+}
+
+static void sorted_rows_add(bench_run *run)
+{
+    sorted_rows(run, "sorted_rows_add", SGK_REDUCE_ADD, 101);
+}
+
+static void sorted_rows_max(bench_run *run)
+{
+    sorted_rows(run, "sorted_rows_max", SGK_REDUCE_MAX, 111);
+}
+
 /* ---- gather_embedding ---------------------------------------------------- */
 
 /* An embedding lookup: data [50000,256] float32 by 65536 uniform int32 row
@@ -1356,6 +1411,10 @@ const bench_workload bench_workloads[] = {
      scatter_elements_none},
     {"scatter_rows_512b_add", "ScatterND add, [131072,128] f32 (512-byte rows) by 131072 rows",
      scatter_rows_512b_add},
+    {"sorted_rows_add", "ScatterND add, [50000,64] f32 by 500000 sorted random rows",
+     sorted_rows_add},
+    {"sorted_rows_max", "ScatterND max, [50000,64] f32 by 500000 sorted random rows",
+     sorted_rows_max},
     {"gather_elements", "GatherElements axis 1, [4096,4096] by [4096,1024]", gather_elements},
     {"gather_elements_rows",
      "GatherElements axis 0, [4096,4096] by [4096,4096] constant along rows", gather_elements_rows},

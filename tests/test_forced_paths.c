@@ -38,8 +38,8 @@ extern char **environ;
 
 /* Every path the library has (docs/architecture.md), as SGK_PATH names it. */
 static const char *const path_names[] = {
-    "direct", "lines", "gather-elements", "gather-rows", "distinct-slices", "binned",
-    "serial", "owner-ranges", "atomic", "sorted-segment", "owner-blocks",
+    "direct", "lines", "gather-elements", "gather-rows", "distinct-slices", "sorted-runs",
+    "binned", "serial", "owner-ranges", "atomic", "sorted-segment", "owner-blocks",
 };
 #define PATH_COUNT (int)(sizeof path_names / sizeof *path_names)
 
@@ -70,6 +70,8 @@ static bool must_serve(const char *path, const fc_case *c, bool one_shot)
         return !scatter;
     if (is(path, "distinct-slices"))
         return c->op == FC_TENSOR_SCATTER;
+    if (is(path, "sorted-runs"))
+        return scatter && one_shot && c->sorted;
     if (is(path, "binned"))
         return scatter && one_shot;
     if (is(path, "atomic"))

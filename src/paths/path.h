@@ -54,8 +54,14 @@ struct sgk_path {
     /* Builds the path's plan (a struct beginning with the base plan, copied
        from *base) from the problem: reads and checks the indices its own
        way.  On failure returns the status, with the error detail set when
-       the indices are at fault, and stores nothing. */
+       the indices are at fault, and stores nothing.  A path whose fitness
+       depends on the index values may decline once it has read them:
+       SGK_OK with *out NULL, nothing kept; the planner then chooses again
+       without it. */
     sgk_status (*make)(const sgk_plan *base, const sgk_problem *p, sgk_plan **out);
+    /* Why make may decline, in words (a forced path's fallback says it);
+       NULL for the paths that never do. */
+    const char *declines;
     /* Runs the plan on buffers the executor checked.  Fails, before the
        first write, with SGK_ERR_OUT_OF_MEMORY (the executor reports it), or
        on a path that checks the indices as it runs (binned: a one-shot
@@ -79,6 +85,7 @@ extern const sgk_path sgk_path_lines;
 extern const sgk_path sgk_path_element_gather;
 extern const sgk_path sgk_path_row_gather;
 extern const sgk_path sgk_path_distinct;
+extern const sgk_path sgk_path_sorted_runs;
 extern const sgk_path sgk_path_binned;
 extern const sgk_path sgk_path_serial;
 extern const sgk_path sgk_path_owner_ranges;

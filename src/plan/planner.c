@@ -89,9 +89,10 @@ static sgk_plan base_plan(const sgk_problem *p, bool one_shot, bool whole_rows, 
 
 /* Two steps: the path SGK_PATH (or SGK_REDUCE_PATH) forces, if it can
    serve the problem; else the first fit path in the table that prefers
-   it.  Sets the base's path and why, and why a forced path could not
-   serve. */
-static void choose_path(sgk_plan *base, const sgk_problem *p)
+   it.  Paths marked in `declined` (by table position) have read the
+   indices and turned them down.  Sets the base's path and why, and why a
+   forced path could not serve. */
+static void choose_path(sgk_plan *base, const sgk_problem *p, uint32_t declined)
 {
     const sgk_config *config = sgk_config_get();
     const sgk_choice c = {
@@ -101,7 +102,7 @@ static void choose_path(sgk_plan *base, const sgk_problem *p)
                    (!config->deterministic && (p->flags & SGK_PLAN_DETERMINISTIC) == 0),
     };
     const sgk_path *forced = config->forced_path;
-    if (forced != NULL) {
+    if (forced != NULL && base->unfit_forced == NULL) {
         base->unfit_forced = forced->unfit(&c);
         if (base->unfit_forced == NULL) {
             base->path = forced;
@@ -111,11 +112,40 @@ static void choose_path(sgk_plan *base, const sgk_problem *p)
     }
     for (int i = 0; sgk_paths[i] != NULL; i++) {
         const char *why;
-        if (sgk_paths[i]->unfit(&c) == NULL && sgk_paths[i]->preferred(&c, &why)) {
+        if ((declined >> i & 1) == 0 && sgk_paths[i]->unfit(&c) == NULL &&
+            sgk_paths[i]->preferred(&c, &why)) {
             base->path = sgk_paths[i];
             base->why = why;
             return;
         }
+    }
+}
+
+static int table_position(const sgk_path *path)
+{
+    int i = 0;
+    while (sgk_paths[i] != path)
+        i++;
+    return i;
+}
+
+/* Chooses a path and has it make the plan, choosing again without a path
+   that declines the indices (path.h).  The last path, which declines
+   nothing, ends the loop. */
+static sgk_status choose_and_make(sgk_plan *base, const sgk_problem *p, sgk_plan **plan)
+{
+    uint32_t declined = 0;
+    for (;;) {
+        choose_path(base, p, declined);
+        if (base->one_shot)
+            sgk_note_last_path(base->path->name);
+        *plan = NULL;
+        sgk_status status = base->path->make(base, p, plan);
+        if (status != SGK_OK || *plan != NULL)
+            return status;
+        if (base->path == sgk_config_get()->forced_path)
+            base->unfit_forced = base->path->declines;
+        declined |= UINT32_C(1) << table_position(base->path);
     }
 }
 
@@ -169,11 +199,8 @@ sgk_status sgk_plan_build(const sgk_problem *problem, bool one_shot, sgk_plan **
     if (status != SGK_OK)
         return status;
     sgk_plan base = base_plan(p, one_shot, whole_rows, threads, apply);
-    choose_path(&base, p);
-    if (one_shot)
-        last_one_shot_path = base.path->name;
     sgk_plan *plan;
-    status = base.path->make(&base, p, &plan);
+    status = choose_and_make(&base, p, &plan);
     if (status != SGK_OK)
         return status;
     /* The description costs more than a tiny problem's whole execution:

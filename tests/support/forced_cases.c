@@ -21,31 +21,35 @@ typedef struct {
     int32_t data_rank, index_rank, update_rank;
     int64_t data_shape[4], index_shape[4], update_shape[4];
     int64_t out_elems;
-    bool single, spans;
+    bool single, spans, sorted;
 } kind;
 
+/* rows, single elements, and both again with the tuples sorted (edges kept
+   in CSR order), which the sorted-runs path serves */
 static const kind scatter_nd_kinds[] = {
-    {0, 2, 2, 2, SHAPE(6, 5), SHAPE(9, 1), SHAPE(9, 5), 30, false, false},
-    {0, 2, 2, 1, SHAPE(6, 5), SHAPE(12, 2), SHAPE(12), 30, true, false},
+    {0, 2, 2, 2, SHAPE(6, 5), SHAPE(9, 1), SHAPE(9, 5), 30, false, false, false},
+    {0, 2, 2, 1, SHAPE(6, 5), SHAPE(12, 2), SHAPE(12), 30, true, false, false},
+    {0, 2, 2, 2, SHAPE(6, 5), SHAPE(9, 1), SHAPE(9, 5), 30, false, false, true},
+    {0, 2, 2, 1, SHAPE(6, 5), SHAPE(12, 2), SHAPE(12), 30, true, false, true},
 };
 static const kind gather_nd_kinds[] = {
-    {0, 2, 2, 0, SHAPE(6, 5), SHAPE(7, 1), SHAPE(0), 35, false, false},
-    {0, 2, 2, 0, SHAPE(6, 5), SHAPE(7, 2), SHAPE(0), 7, true, false},
-    {1, 3, 3, 0, SHAPE(2, 4, 3), SHAPE(2, 3, 1), SHAPE(0), 18, false, false},
+    {0, 2, 2, 0, SHAPE(6, 5), SHAPE(7, 1), SHAPE(0), 35, false, false, false},
+    {0, 2, 2, 0, SHAPE(6, 5), SHAPE(7, 2), SHAPE(0), 7, true, false, false},
+    {1, 3, 3, 0, SHAPE(2, 4, 3), SHAPE(2, 3, 1), SHAPE(0), 18, false, false, false},
 };
 /* axis 1 spanning dimension 0, axis 1 not spanning, axis 0 spanning */
 static const kind elements_kinds[] = {
-    {1, 2, 2, 2, SHAPE(4, 6), SHAPE(4, 3), SHAPE(4, 3), 0, true, true},
-    {1, 2, 2, 2, SHAPE(4, 6), SHAPE(3, 3), SHAPE(3, 3), 0, true, false},
-    {0, 2, 2, 2, SHAPE(4, 6), SHAPE(7, 6), SHAPE(7, 6), 0, true, true},
+    {1, 2, 2, 2, SHAPE(4, 6), SHAPE(4, 3), SHAPE(4, 3), 0, true, true, false},
+    {1, 2, 2, 2, SHAPE(4, 6), SHAPE(3, 3), SHAPE(3, 3), 0, true, false, false},
+    {0, 2, 2, 2, SHAPE(4, 6), SHAPE(7, 6), SHAPE(7, 6), 0, true, true, false},
 };
 static const kind gather_kinds[] = {
-    {0, 2, 1, 0, SHAPE(6, 5), SHAPE(7), SHAPE(0), 35, false, false},
-    {1, 2, 2, 0, SHAPE(6, 5), SHAPE(2, 3), SHAPE(0), 36, true, false},
+    {0, 2, 1, 0, SHAPE(6, 5), SHAPE(7), SHAPE(0), 35, false, false, false},
+    {1, 2, 2, 0, SHAPE(6, 5), SHAPE(2, 3), SHAPE(0), 36, true, false, false},
 };
 /* cache [2, 8, 4], one write index per batch: 3 positions written */
 static const kind tensor_scatter_kinds[] = {
-    {1, 3, 1, 3, SHAPE(2, 8, 4), SHAPE(2), SHAPE(2, 3, 4), 64, false, false},
+    {1, 3, 1, 3, SHAPE(2, 8, 4), SHAPE(2), SHAPE(2, 3, 4), 64, false, false, false},
 };
 
 int fc_cases(fc_op op, const sgk_dtype *dtypes, int ndtypes, fc_case *out, int max)
@@ -53,7 +57,7 @@ int fc_cases(fc_op op, const sgk_dtype *dtypes, int ndtypes, fc_case *out, int m
     const kind *kinds;
     int nkinds;
     switch (op) {
-    case FC_SCATTER_ND: kinds = scatter_nd_kinds, nkinds = 2; break;
+    case FC_SCATTER_ND: kinds = scatter_nd_kinds, nkinds = 4; break;
     case FC_GATHER_ND: kinds = gather_nd_kinds, nkinds = 3; break;
     case FC_SCATTER_ELEMENTS:
     case FC_GATHER_ELEMENTS: kinds = elements_kinds, nkinds = 3; break;
@@ -84,6 +88,7 @@ int fc_cases(fc_op op, const sgk_dtype *dtypes, int ndtypes, fc_case *out, int m
                                        : tc_numel(kd->index_rank, kd->index_shape);
                     c->single = kd->single;
                     c->spans = kd->spans;
+                    c->sorted = kd->sorted;
                 }
     return n;
 }
@@ -132,6 +137,37 @@ static void fill_indices(tc_rng *rng, const fc_case *c, void *p)
         else
             ((int64_t *)p)[i] = v;
     }
+}
+
+/* A sorted case's tuples in ascending order of their slot (the normalized
+   coordinates flattened), each keeping the alias it was drawn with. */
+static int64_t coordinate(const fc_case *c, const void *p, int64_t i)
+{
+    const int64_t v = c->index_dtype == SGK_INT32 ? ((const int32_t *)p)[i]
+                                                  : ((const int64_t *)p)[i];
+    const int64_t k = c->index_shape[c->index_rank - 1];
+    return v < 0 ? v + c->data_shape[i % k] : v;
+}
+
+static void sort_tuples(const fc_case *c, void *p)
+{
+    const int64_t k = c->index_shape[c->index_rank - 1], n = c->index_shape[0];
+    const size_t tuple = (size_t)k * tc_dtype_size(c->index_dtype);
+    int64_t *slot = xmalloc((size_t)n * sizeof *slot), *order = xmalloc((size_t)n * sizeof *order);
+    uint8_t *copy = xmalloc((size_t)n * tuple);
+    memcpy(copy, p, (size_t)n * tuple);
+    for (int64_t i = 0; i < n; i++) {
+        slot[i] = 0;
+        for (int64_t d = 0; d < k; d++)
+            slot[i] = slot[i] * c->data_shape[d] + coordinate(c, copy, i * k + d);
+        int64_t j = i;
+        for (; j > 0 && slot[order[j - 1]] > slot[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int64_t i = 0; i < n; i++)
+        memcpy((uint8_t *)p + (size_t)i * tuple, copy + (size_t)order[i] * tuple, tuple);
+    free(slot), free(order), free(copy);
 }
 
 static void reference(const fc_case *c, const sgk_tensor *d, const sgk_tensor *ix,
@@ -206,6 +242,8 @@ void fc_run(const fc_case *c, uint64_t seed, fc_outcome *o)
     fill_values(&rng, c->dtype, data, nd);
     fill_values(&rng, c->dtype, upd, nu);
     fill_indices(&rng, c, idx);
+    if (c->sorted)
+        sort_tuples(c, idx);
     const sgk_tensor d = {c->dtype, c->data_rank, c->data_shape, data};
     const sgk_tensor ix = {c->index_dtype, c->index_rank, c->index_shape, idx};
     const sgk_tensor u = {c->dtype, c->update_rank, c->update_shape, upd};

@@ -33,6 +33,7 @@ typedef struct {
     int64_t out_elems;
     bool single;      /* each pair moves one element (slices of length 1) */
     bool spans;       /* Elements: indices as long as data beside the axis */
+    bool sorted;      /* ScatterND: the index tuples in ascending order of slot */
 } fc_case;
 
 static inline bool fc_scatters(const fc_case *c)
