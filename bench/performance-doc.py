@@ -368,6 +368,22 @@ def sgk_bench_section(folder):
     return out, used
 
 
+def threads_section(folder):
+    """How to count work at many threads: a method, no figures (callgrind's
+    counts are not kept in bench/results)."""
+    del folder
+    return ["## Work at many threads", "",
+            "A 2-core machine cannot time 16 or 64 threads, but it can count their work: "
+            "`bench/thread-callgrind` runs one one-shot call of each of "
+            "`bench/thread-work.c`'s operators (element scatters and gathers of 1M indices, "
+            "row scatters and gathers of 64k rows) under callgrind at 1, 16 and 64 threads "
+            "(`SGK_NUM_THREADS`, `OMP_WAIT_POLICY=passive`), counts the instructions of every "
+            "thread together, and prints each count over 1 thread's. Work that grows with the "
+            "threads is work a many-core server pays for in time. Valgrind runs Highway's AVX2 "
+            "target (it has no AVX-512). `bench/thread-callgrind bench/thread-work 1 2 16 64` "
+            "names other thread counts.", ""], []
+
+
 def callers_section(folder):
     run = load(folder, CALLERS_RUN)
     if run is None:
@@ -663,7 +679,8 @@ def with_readme_block(text, block):
 def page(folder):
     out = [PREAMBLE]
     used = []
-    for section in (peers_section, sgk_bench_section, callers_section, paths_section,
+    for section in (peers_section, sgk_bench_section, threads_section, callers_section,
+                    paths_section,
                     python_section, openvino_section, torch_section):
         lines, names = section(folder)
         out += lines
