@@ -47,25 +47,21 @@
  */
 #define _GNU_SOURCE
 
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include "support/common.h"
 #include "support/host_pool.h"
-#include "support/random_shapes.h"
-#include "support/random_values.h"
+#include "support/process_memory.h"
 #include "support/reference.h"
-#include "registry/registry.h"
+#include "support/soak_cases.h"
 #include "sgk.h"
 
 #define WARMUP_PERCENT 25
@@ -94,140 +90,6 @@
 #endif
 #define SHARED_PLANS 8
 #define MAX_THREADS 256
-#define LARGE_LIMIT ((int64_t)1 << 17) /* elements of any tensor of a large case */
-
-enum { SCATTER_ND, GATHER_ND, SCATTER_ELEMENTS, GATHER_ELEMENTS, GATHER, TENSOR_SCATTER, OPS };
-static const char *const op_names[OPS] = {"scatter_nd",      "gather_nd", "scatter_elements",
-                                          "gather_elements", "gather",    "tensor_scatter"};
-
-/* ---- one case ------------------------------------------------------------- */
-
-typedef struct {
-    int op;
-    sgk_dtype dtype;
-    sgk_reduction red;
-    random_shapes shapes; /* TensorScatter: data the cache, updates the update */
-    void *data, *updates;
-    void *expected;
-} scase;
-
-static int is_scatter(int op)
-{
-    return op == SCATTER_ND || op == SCATTER_ELEMENTS || op == TENSOR_SCATTER;
-}
-
-static sgk_reduction pick_reduction(tc_rng *r, sgk_dtype dtype)
-{
-    for (;;) {
-        sgk_reduction red = (sgk_reduction)tc_rng_below(r, SGK_REDUCTION_COUNT);
-        if (ref_reduction_supported(dtype, red))
-            return red;
-    }
-}
-
-/* A random case with its inputs; large ones have up to LARGE_LIMIT
-   elements per tensor (several thousand at least), the others a handful.
-   Every dimension at least 1, and Elements indices along lines a third of
-   the time: the soak is after the paths' scratch, not the edge shapes. */
-static void generate(scase *c, tc_rng *r)
-{
-    int large = tc_rng_percent(r, 20);
-    random_shapes *s = &c->shapes;
-    for (;;) {
-        memset(c, 0, sizeof *c);
-        c->op = (int)tc_rng_below(r, OPS);
-        c->dtype = (sgk_dtype)tc_rng_below(r, SGK_DTYPE_COUNT);
-        s->idtype = tc_rng_percent(r, 50) ? SGK_INT32 : SGK_INT64;
-        c->red = c->op == SCATTER_ND || c->op == SCATTER_ELEMENTS ? pick_reduction(r, c->dtype)
-                                                                  : SGK_REDUCE_NONE;
-        shape_limits l = {.max_rank = 3, .max_index_rank = 3, .max_dim = large ? 64 : 5,
-                          .max_index_dim = large ? 48 : 4, .max_axis_len = large ? 96 : 6,
-                          .lines_percent = 33};
-        switch (c->op) {
-        case SCATTER_ND: random_scatter_nd_shapes(s, r, &l); break;
-        case GATHER_ND: random_gather_nd_shapes(s, r, &l); break;
-        case SCATTER_ELEMENTS: case GATHER_ELEMENTS: random_elements_shapes(s, r, &l); break;
-        case GATHER:
-            l.max_index_rank = 2;
-            l.max_index_dim = large ? 512 : 6;
-            random_gather_shapes(s, r, &l);
-            break;
-        default:
-            l.max_dim = large ? 24 : 4;
-            l.max_index_dim = large ? 256 : 6; /* max_seq */
-            random_tensor_scatter_shapes(s, r, &l);
-            break;
-        }
-        if (is_scatter(c->op))
-            s->on = s->dn;
-        else
-            s->un = 0;
-        int64_t most = s->dn > s->in ? s->dn : s->in;
-        most = most > s->un ? most : s->un;
-        most = most > s->on ? most : s->on;
-        if (!large || (most <= LARGE_LIMIT && s->dn + s->un + s->on >= 4096))
-            break;
-        free(s->indices);
-    }
-    c->data = random_buffer(r, c->dtype, s->dn);
-    c->updates = is_scatter(c->op) ? random_buffer(r, c->dtype, s->un) : NULL;
-    c->expected = xmalloc((size_t)s->on * tc_dtype_size(c->dtype) + 1);
-    sgk_tensor d = {c->dtype, s->drank, s->dshape, c->data};
-    sgk_tensor i = {s->idtype, s->irank, s->ishape, s->indices};
-    sgk_tensor u = {c->dtype, s->urank, s->ushape, c->updates};
-    switch (c->op) {
-    case SCATTER_ND: ref_scatter_nd(&d, &i, &u, c->red, c->expected); break;
-    case GATHER_ND: ref_gather_nd(&d, &i, s->batch_dims, c->expected); break;
-    case SCATTER_ELEMENTS: ref_scatter_elements(&d, &i, &u, s->axis, c->red, c->expected); break;
-    case GATHER_ELEMENTS: ref_gather_elements(&d, &i, s->axis, c->expected); break;
-    case GATHER: ref_gather(&d, &i, s->axis, c->expected); break;
-    default:
-        ref_tensor_scatter(&d, &u, s->indices ? &i : NULL, s->axis, s->mode, c->expected);
-        break;
-    }
-}
-
-static void case_free(scase *c)
-{
-    free(c->data);
-    free(c->shapes.indices);
-    free(c->updates);
-    free(c->expected);
-}
-
-static sgk_status one_shot(const scase *c, const void *data, void *out)
-{
-    const random_shapes *s = &c->shapes;
-    sgk_tensor d = {c->dtype, s->drank, s->dshape, data};
-    sgk_tensor i = {s->idtype, s->irank, s->ishape, s->indices};
-    sgk_tensor u = {c->dtype, s->urank, s->ushape, c->updates};
-    switch (c->op) {
-    case SCATTER_ND: return sgk_scatter_nd(&d, &i, &u, c->red, out);
-    case GATHER_ND: return sgk_gather_nd(&d, &i, s->batch_dims, out);
-    case SCATTER_ELEMENTS: return sgk_scatter_elements(&d, &i, &u, s->axis, c->red, out);
-    case GATHER_ELEMENTS: return sgk_gather_elements(&d, &i, s->axis, out);
-    case GATHER: return sgk_gather(&d, &i, s->axis, out);
-    default: return sgk_tensor_scatter(&d, &u, s->indices ? &i : NULL, s->axis, s->mode, out);
-    }
-}
-
-static sgk_status make_plan(const scase *c, sgk_plan **plan)
-{
-    /* data and updates are not needed to plan */
-    const random_shapes *s = &c->shapes;
-    sgk_tensor d = {c->dtype, s->drank, s->dshape, NULL};
-    sgk_tensor i = {s->idtype, s->irank, s->ishape, s->indices};
-    sgk_tensor u = {c->dtype, s->urank, s->ushape, NULL};
-    switch (c->op) {
-    case SCATTER_ND: return sgk_plan_scatter_nd(plan, &d, &i, &u, c->red, 0);
-    case GATHER_ND: return sgk_plan_gather_nd(plan, &d, &i, s->batch_dims, 0);
-    case SCATTER_ELEMENTS: return sgk_plan_scatter_elements(plan, &d, &i, &u, s->axis, c->red, 0);
-    case GATHER_ELEMENTS: return sgk_plan_gather_elements(plan, &d, &i, s->axis, 0);
-    case GATHER: return sgk_plan_gather(plan, &d, &i, s->axis, 0);
-    default:
-        return sgk_plan_tensor_scatter(plan, &d, &u, s->indices ? &i : NULL, s->axis, s->mode, 0);
-    }
-}
 
 /* ---- the counts ------------------------------------------------------------ */
 
@@ -273,7 +135,7 @@ static void count_path(const char *name)
 /* ---- the workers ------------------------------------------------------------ */
 
 static atomic_int stop;
-static scase shared_case[SHARED_PLANS];
+static soak_case shared_case[SHARED_PLANS];
 static sgk_plan *shared_plan[SHARED_PLANS];
 
 typedef struct {
@@ -283,19 +145,19 @@ typedef struct {
     char first_failure[512];
 } worker;
 
-static void failure(worker *w, const scase *c, const char *route, const char *what)
+static void failure(worker *w, const soak_case *c, const char *route, const char *what)
 {
     if (w->first_failure[0] != '\0')
         return;
     snprintf(w->first_failure, sizeof w->first_failure,
              "%s %s %s reduction %s, data rank %d (%lld elements), indices %s rank %d: %s",
-             route, op_names[c->op], tc_dtype_name(c->dtype), tc_reduction_name(c->red),
+             route, soak_op_names[c->op], tc_dtype_name(c->dtype), tc_reduction_name(c->red),
              (int)c->shapes.drank, (long long)c->shapes.dn, tc_dtype_name(c->shapes.idtype),
              (int)c->shapes.irank, what);
 }
 
 /* Compares out with the case's expected output; counts the result. */
-static void judge(worker *w, const scase *c, int route, sgk_status st, const void *out)
+static void judge(worker *w, const soak_case *c, int route, sgk_status st, const void *out)
 {
     w->n.calls[route][c->op]++;
     if (st != SGK_OK) {
@@ -307,7 +169,7 @@ static void judge(worker *w, const scase *c, int route, sgk_status st, const voi
     }
     const size_t es = tc_dtype_size(c->dtype);
     const char *got = out, *want = c->expected;
-    sgk_reduction red = is_scatter(c->op) ? c->red : SGK_REDUCE_NONE;
+    sgk_reduction red = soak_op_is_scatter(c->op) ? c->red : SGK_REDUCE_NONE;
     for (int64_t e = 0; e < c->shapes.on; e++)
         if (!ref_same_result(c->dtype, red, want + (size_t)e * es, got + (size_t)e * es)) {
             w->n.wrong++;
@@ -322,11 +184,11 @@ static void judge(worker *w, const scase *c, int route, sgk_status st, const voi
 
 /* Runs c by route into a fresh output (in place for a quarter of the
    scatters) and judges it. */
-static void run(worker *w, tc_rng *r, const scase *c, int route, const sgk_plan *plan)
+static void run(worker *w, tc_rng *r, const soak_case *c, int route, const sgk_plan *plan)
 {
     const size_t bytes = (size_t)c->shapes.on * tc_dtype_size(c->dtype);
     char *out = xmalloc(bytes + 1);
-    int in_place = is_scatter(c->op) && tc_rng_percent(r, 25);
+    int in_place = soak_op_is_scatter(c->op) && tc_rng_percent(r, 25);
     const void *data = c->data;
     if (in_place) {
         memcpy(out, c->data, bytes);
@@ -335,7 +197,7 @@ static void run(worker *w, tc_rng *r, const scase *c, int route, const sgk_plan 
     } else {
         memset(out, 0xA5, bytes);
     }
-    sgk_status st = route == ONE_SHOT ? one_shot(c, data, out)
+    sgk_status st = route == ONE_SHOT ? soak_case_call(c, data, out)
                                       : sgk_execute(plan, data, c->updates, out);
     if (route == ONE_SHOT && st == SGK_OK)
         count_path(sgk_last_path());
@@ -354,13 +216,13 @@ static void *worker_main(void *arg)
             run(w, &r, &shared_case[s], SHARED, shared_plan[s]);
             continue;
         }
-        scase c;
-        generate(&c, &r);
+        soak_case c;
+        soak_case_generate(&c, &r);
         if (pick < 60) {
             run(w, &r, &c, ONE_SHOT, NULL);
         } else {
             sgk_plan *plan = NULL;
-            sgk_status st = make_plan(&c, &plan);
+            sgk_status st = soak_case_plan(&c, &plan);
             if (st != SGK_OK) {
                 judge(w, &c, PLANNED, st, NULL);
             } else {
@@ -370,39 +232,12 @@ static void *worker_main(void *arg)
                 sgk_plan_destroy(plan);
             }
         }
-        case_free(&c);
+        soak_case_free(&c);
     }
     return NULL;
 }
 
-/* ---- memory ------------------------------------------------------------------ */
-
-/* The peak resident set so far (ru_maxrss), in KiB. */
-static long peak_kib(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss;
-}
-
-/* The resident set now, in KiB (/proc/self/statm; -1 where there is none). */
-static long resident_kib(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    long size, resident;
-    if (f == NULL)
-        return -1;
-    int got = fscanf(f, "%ld %ld", &size, &resident);
-    fclose(f);
-    return got == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : -1;
-}
-
-static void trim(void)
-{
-#ifdef __GLIBC__
-    malloc_trim(0);
-#endif
-}
+/* ---- the run ---------------------------------------------------------------- */
 
 static double now(void)
 {
@@ -444,21 +279,21 @@ int main(int argc, char **argv)
     printf("soak: %ld s, %d threads, seed %llu; %s\n", seconds, threads,
            (unsigned long long)seed, sgk_runtime_describe());
 
-    trim();
-    const long rss_before = resident_kib();
+    process_trim();
+    const long rss_before = process_resident_kib();
 
     /* The shared plans: one of each operator (and two more scatters), large. */
     tc_rng r = {seed ^ 0x5DEECE66Dull};
     for (int s = 0; s < SHARED_PLANS; s++) {
-        scase *c = &shared_case[s];
+        soak_case *c = &shared_case[s];
         const int want = s < OPS ? s : s % 2 ? SCATTER_ND : SCATTER_ELEMENTS;
         do {
             if (c->data != NULL)
-                case_free(c);
-            generate(c, &r);
+                soak_case_free(c);
+            soak_case_generate(c, &r);
         } while (c->op != want || c->shapes.dn + c->shapes.un + c->shapes.on < 4096);
-        if (make_plan(c, &shared_plan[s]) != SGK_OK) {
-            fprintf(stderr, "soak: shared plan %d (%s): %s\n", s, op_names[c->op],
+        if (soak_case_plan(c, &shared_plan[s]) != SGK_OK) {
+            fprintf(stderr, "soak: shared plan %d (%s): %s\n", s, soak_op_names[c->op],
                     tc_last_error());
             return 1;
         }
@@ -490,7 +325,7 @@ int main(int argc, char **argv)
             struct timespec nap = {0, (long)((until - t) * 1e9)};
             nanosleep(&nap, NULL);
         }
-        long peak = peak_kib(), rss = resident_kib();
+        long peak = process_peak_kib(), rss = process_resident_kib();
         if (peak_after_warmup < 0 && (double)tick >= warmup)
             peak_after_warmup = peak;
         if (peak_after_warmup >= 0) {
@@ -505,7 +340,7 @@ int main(int argc, char **argv)
     for (int t = 0; t < threads; t++)
         pthread_join(th[t], NULL);
     const double elapsed = now() - start;
-    const long peak_end = peak_kib();
+    const long peak_end = process_peak_kib();
 
     counts total = {0};
     int failures = 0;
@@ -523,18 +358,18 @@ int main(int argc, char **argv)
 
     for (int s = 0; s < SHARED_PLANS; s++) {
         sgk_plan_destroy(shared_plan[s]);
-        case_free(&shared_case[s]);
+        soak_case_free(&shared_case[s]);
     }
     host_pool_uninstall(pool);
     free(w);
     free(th);
-    trim();
-    const long rss_after = resident_kib();
+    process_trim();
+    const long rss_after = process_resident_kib();
 
     long calls = 0;
     printf("calls by operator (one-shot / planned / shared plan):\n");
     for (int op = 0; op < OPS; op++) {
-        printf("  %-17s %8ld %8ld %8ld\n", op_names[op], total.calls[ONE_SHOT][op],
+        printf("  %-17s %8ld %8ld %8ld\n", soak_op_names[op], total.calls[ONE_SHOT][op],
                total.calls[PLANNED][op], total.calls[SHARED][op]);
         for (int ro = 0; ro < ROUTES; ro++)
             calls += total.calls[ro][op];
