@@ -47,24 +47,21 @@
  */
 #define _GNU_SOURCE
 
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include "support/common.h"
 #include "support/host_pool.h"
-#include "support/random_values.h"
+#include "support/process_memory.h"
 #include "support/reference.h"
-#include "registry/registry.h"
+#include "support/soak_cases.h"
 #include "sgk.h"
 
 #define WARMUP_PERCENT 25
@@ -93,254 +90,6 @@
 #endif
 #define SHARED_PLANS 8
 #define MAX_THREADS 256
-#define LARGE_LIMIT ((int64_t)1 << 17) /* elements of any tensor of a large case */
-
-enum { SCATTER_ND, GATHER_ND, SCATTER_ELEMENTS, GATHER_ELEMENTS, GATHER, TENSOR_SCATTER, OPS };
-static const char *const op_names[OPS] = {"scatter_nd",      "gather_nd", "scatter_elements",
-                                          "gather_elements", "gather",    "tensor_scatter"};
-
-/* ---- one case ------------------------------------------------------------- */
-
-typedef struct {
-    int op;
-    sgk_dtype dtype, idtype;
-    sgk_reduction red;
-    sgk_tensor_scatter_mode mode;
-    int64_t attr; /* axis, or GatherND's batch_dims */
-    int32_t drank, irank, urank;
-    int64_t dshape[4], ishape[4], ushape[4];
-    int64_t dn, in, un, on;
-    void *data, *indices, *updates; /* TensorScatter: cache, write_indices (or NULL), update */
-    void *expected;
-} scase;
-
-static int is_scatter(int op)
-{
-    return op == SCATTER_ND || op == SCATTER_ELEMENTS || op == TENSOR_SCATTER;
-}
-
-static int64_t dim(tc_rng *r, int64_t hi)
-{
-    return tc_rng_range(r, 1, hi);
-}
-
-static void gen_scatter_nd(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
-{
-    c->drank = (int32_t)tc_rng_range(r, 1, 3);
-    for (int32_t d = 0; d < c->drank; d++)
-        c->dshape[d] = dim(r, maxd);
-    int64_t k = tc_rng_range(r, 1, c->drank);
-    c->irank = (int32_t)tc_rng_range(r, 1, 3);
-    for (int32_t d = 0; d + 1 < c->irank; d++)
-        c->ishape[d] = dim(r, maxi);
-    c->ishape[c->irank - 1] = k;
-    c->urank = 0;
-    for (int32_t d = 0; d + 1 < c->irank; d++)
-        c->ushape[c->urank++] = c->ishape[d];
-    for (int32_t d = (int32_t)k; d < c->drank; d++)
-        c->ushape[c->urank++] = c->dshape[d];
-    c->in = tc_numel(c->irank, c->ishape);
-    c->indices = random_indices(r, c->idtype, c->in, c->dshape, k, tc_rng_percent(r, 30));
-}
-
-static void gen_gather_nd(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
-{
-    c->drank = (int32_t)tc_rng_range(r, 1, 3);
-    for (int32_t d = 0; d < c->drank; d++)
-        c->dshape[d] = dim(r, maxd);
-    c->irank = (int32_t)tc_rng_range(r, 1, 3);
-    int32_t b = (int32_t)tc_rng_range(r, 0, (c->irank < c->drank ? c->irank : c->drank) - 1);
-    int64_t k = tc_rng_range(r, 1, c->drank - b);
-    c->attr = b;
-    for (int32_t d = 0; d < b; d++)
-        c->ishape[d] = c->dshape[d];
-    for (int32_t d = b; d + 1 < c->irank; d++)
-        c->ishape[d] = dim(r, maxi);
-    c->ishape[c->irank - 1] = k;
-    int64_t on = 1;
-    for (int32_t d = 0; d + 1 < c->irank; d++)
-        on *= c->ishape[d];
-    for (int32_t d = b + (int32_t)k; d < c->drank; d++)
-        on *= c->dshape[d];
-    c->on = on;
-    c->in = tc_numel(c->irank, c->ishape);
-    c->indices = random_indices(r, c->idtype, c->in, c->dshape + b, k, tc_rng_percent(r, 30));
-}
-
-/* indices.shape[d] <= data.shape[d] off the axis, any length along it; a
-   third span data off the axis (the lines path), a third of those with
-   whole rows (one index per row: the whole-rows rewrite). */
-static void gen_elements(scase *c, tc_rng *r, int64_t maxd, int64_t maxa)
-{
-    c->drank = (int32_t)tc_rng_range(r, 1, 3);
-    for (int32_t d = 0; d < c->drank; d++)
-        c->dshape[d] = dim(r, maxd);
-    c->attr = tc_rng_range(r, -c->drank, c->drank - 1);
-    int32_t ax = (int32_t)(c->attr < 0 ? c->attr + c->drank : c->attr);
-    int span = tc_rng_percent(r, 33);
-    c->irank = c->urank = c->drank;
-    for (int32_t d = 0; d < c->drank; d++)
-        c->ishape[d] = d == ax ? dim(r, maxa) : span ? c->dshape[d] : dim(r, c->dshape[d]);
-    memcpy(c->ushape, c->ishape, sizeof c->ishape);
-    c->in = c->on = tc_numel(c->irank, c->ishape);
-    c->indices = random_indices(r, c->idtype, c->in, &c->dshape[ax], 1, tc_rng_percent(r, 30));
-    if (span && tc_rng_percent(r, 33)) { /* each index repeated along its row */
-        int64_t row = 1;
-        for (int32_t d = ax + 1; d < c->irank; d++)
-            row *= c->ishape[d];
-        size_t is = c->idtype == SGK_INT32 ? 4 : 8;
-        char *idx = c->indices;
-        for (int64_t i = 0; row > 1 && i < c->in; i++)
-            memmove(idx + (size_t)i * is, idx + (size_t)(i / row * row) * is, is);
-    }
-}
-
-/* Gather: output data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:]. */
-static void gen_gather(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
-{
-    c->drank = (int32_t)tc_rng_range(r, 1, 3);
-    for (int32_t d = 0; d < c->drank; d++)
-        c->dshape[d] = dim(r, maxd);
-    c->attr = tc_rng_range(r, -c->drank, c->drank - 1);
-    int32_t ax = (int32_t)(c->attr < 0 ? c->attr + c->drank : c->attr);
-    c->irank = (int32_t)tc_rng_range(r, 1, 2);
-    for (int32_t d = 0; d < c->irank; d++)
-        c->ishape[d] = dim(r, maxi);
-    c->in = tc_numel(c->irank, c->ishape);
-    c->on = c->in * tc_numel(c->drank, c->dshape) / c->dshape[ax];
-    c->indices = random_indices(r, c->idtype, c->in, &c->dshape[ax], 1, tc_rng_percent(r, 30));
-}
-
-/* TensorScatter: cache [batch, (heads,) max_seq, head], update with
-   seq <= max_seq along the axis; write indices [batch] or none. */
-static void gen_tensor_scatter(scase *c, tc_rng *r, int64_t maxd, int64_t maxi)
-{
-    c->drank = (int32_t)tc_rng_range(r, 3, 4);
-    for (int32_t d = 0; d < c->drank; d++)
-        c->dshape[d] = dim(r, d == c->drank - 2 ? maxi : maxd);
-    int32_t ax = c->drank - 2;
-    c->attr = tc_rng_percent(r, 50) ? -2 : ax;
-    c->mode = tc_rng_percent(r, 50) ? SGK_TENSOR_SCATTER_CIRCULAR : SGK_TENSOR_SCATTER_LINEAR;
-    c->urank = c->drank;
-    memcpy(c->ushape, c->dshape, sizeof c->dshape);
-    int64_t max_seq = c->dshape[ax];
-    int64_t seq = tc_rng_percent(r, 40) ? 1 : dim(r, max_seq); /* decode steps and prefill */
-    c->ushape[ax] = seq;
-    c->irank = 1;
-    c->ishape[0] = c->dshape[0];
-    c->in = c->dshape[0];
-    if (tc_rng_percent(r, 15)) {
-        c->indices = NULL; /* every batch from 0 */
-        return;
-    }
-    size_t is = c->idtype == SGK_INT32 ? 4 : 8;
-    char *buf = xmalloc((size_t)c->in * is);
-    for (int64_t b = 0; b < c->in; b++) {
-        int64_t w = c->mode == SGK_TENSOR_SCATTER_LINEAR ? tc_rng_range(r, 0, max_seq - seq)
-                                                         : tc_rng_range(r, -2 * max_seq, 2 * max_seq);
-        int32_t w32 = (int32_t)w;
-        memcpy(buf + (size_t)b * is, is == 4 ? (void *)&w32 : (void *)&w, is);
-    }
-    c->indices = buf;
-}
-
-static sgk_reduction pick_reduction(tc_rng *r, sgk_dtype dtype)
-{
-    for (;;) {
-        sgk_reduction red = (sgk_reduction)tc_rng_below(r, SGK_REDUCTION_COUNT);
-        if (ref_reduction_supported(dtype, red))
-            return red;
-    }
-}
-
-/* A random case with its inputs; large ones have up to LARGE_LIMIT
-   elements per tensor (several thousand at least), the others a handful. */
-static void generate(scase *c, tc_rng *r)
-{
-    int large = tc_rng_percent(r, 20);
-    for (;;) {
-        memset(c, 0, sizeof *c);
-        c->op = (int)tc_rng_below(r, OPS);
-        c->dtype = (sgk_dtype)tc_rng_below(r, SGK_DTYPE_COUNT);
-        c->idtype = tc_rng_percent(r, 50) ? SGK_INT32 : SGK_INT64;
-        c->red = c->op == SCATTER_ND || c->op == SCATTER_ELEMENTS ? pick_reduction(r, c->dtype)
-                                                                  : SGK_REDUCE_NONE;
-        int64_t maxd = large ? 64 : 5, maxi = large ? 48 : 4;
-        switch (c->op) {
-        case SCATTER_ND: gen_scatter_nd(c, r, maxd, maxi); break;
-        case GATHER_ND: gen_gather_nd(c, r, maxd, maxi); break;
-        case SCATTER_ELEMENTS: case GATHER_ELEMENTS: gen_elements(c, r, maxd, large ? 96 : 6); break;
-        case GATHER: gen_gather(c, r, maxd, large ? 512 : 6); break;
-        default: gen_tensor_scatter(c, r, large ? 24 : 4, large ? 256 : 6); break;
-        }
-        c->dn = tc_numel(c->drank, c->dshape);
-        c->un = is_scatter(c->op) ? tc_numel(c->urank, c->ushape) : 0;
-        if (is_scatter(c->op))
-            c->on = c->dn;
-        int64_t most = c->dn > c->in ? c->dn : c->in;
-        most = most > c->un ? most : c->un;
-        most = most > c->on ? most : c->on;
-        if (!large || (most <= LARGE_LIMIT && c->dn + c->un + c->on >= 4096))
-            break;
-        free(c->indices);
-    }
-    c->data = random_buffer(r, c->dtype, c->dn);
-    c->updates = is_scatter(c->op) ? random_buffer(r, c->dtype, c->un) : NULL;
-    c->expected = xmalloc((size_t)c->on * tc_dtype_size(c->dtype) + 1);
-    sgk_tensor d = {c->dtype, c->drank, c->dshape, c->data};
-    sgk_tensor i = {c->idtype, c->irank, c->ishape, c->indices};
-    sgk_tensor u = {c->dtype, c->urank, c->ushape, c->updates};
-    switch (c->op) {
-    case SCATTER_ND: ref_scatter_nd(&d, &i, &u, c->red, c->expected); break;
-    case GATHER_ND: ref_gather_nd(&d, &i, c->attr, c->expected); break;
-    case SCATTER_ELEMENTS: ref_scatter_elements(&d, &i, &u, c->attr, c->red, c->expected); break;
-    case GATHER_ELEMENTS: ref_gather_elements(&d, &i, c->attr, c->expected); break;
-    case GATHER: ref_gather(&d, &i, c->attr, c->expected); break;
-    default:
-        ref_tensor_scatter(&d, &u, c->indices ? &i : NULL, c->attr, c->mode, c->expected);
-        break;
-    }
-}
-
-static void case_free(scase *c)
-{
-    free(c->data);
-    free(c->indices);
-    free(c->updates);
-    free(c->expected);
-}
-
-static sgk_status one_shot(const scase *c, const void *data, void *out)
-{
-    sgk_tensor d = {c->dtype, c->drank, c->dshape, data};
-    sgk_tensor i = {c->idtype, c->irank, c->ishape, c->indices};
-    sgk_tensor u = {c->dtype, c->urank, c->ushape, c->updates};
-    switch (c->op) {
-    case SCATTER_ND: return sgk_scatter_nd(&d, &i, &u, c->red, out);
-    case GATHER_ND: return sgk_gather_nd(&d, &i, c->attr, out);
-    case SCATTER_ELEMENTS: return sgk_scatter_elements(&d, &i, &u, c->attr, c->red, out);
-    case GATHER_ELEMENTS: return sgk_gather_elements(&d, &i, c->attr, out);
-    case GATHER: return sgk_gather(&d, &i, c->attr, out);
-    default: return sgk_tensor_scatter(&d, &u, c->indices ? &i : NULL, c->attr, c->mode, out);
-    }
-}
-
-static sgk_status make_plan(const scase *c, sgk_plan **plan)
-{
-    /* data and updates are not needed to plan */
-    sgk_tensor d = {c->dtype, c->drank, c->dshape, NULL};
-    sgk_tensor i = {c->idtype, c->irank, c->ishape, c->indices};
-    sgk_tensor u = {c->dtype, c->urank, c->ushape, NULL};
-    switch (c->op) {
-    case SCATTER_ND: return sgk_plan_scatter_nd(plan, &d, &i, &u, c->red, 0);
-    case GATHER_ND: return sgk_plan_gather_nd(plan, &d, &i, c->attr, 0);
-    case SCATTER_ELEMENTS: return sgk_plan_scatter_elements(plan, &d, &i, &u, c->attr, c->red, 0);
-    case GATHER_ELEMENTS: return sgk_plan_gather_elements(plan, &d, &i, c->attr, 0);
-    case GATHER: return sgk_plan_gather(plan, &d, &i, c->attr, 0);
-    default:
-        return sgk_plan_tensor_scatter(plan, &d, &u, c->indices ? &i : NULL, c->attr, c->mode, 0);
-    }
-}
 
 /* ---- the counts ------------------------------------------------------------ */
 
@@ -386,7 +135,7 @@ static void count_path(const char *name)
 /* ---- the workers ------------------------------------------------------------ */
 
 static atomic_int stop;
-static scase shared_case[SHARED_PLANS];
+static soak_case shared_case[SHARED_PLANS];
 static sgk_plan *shared_plan[SHARED_PLANS];
 
 typedef struct {
@@ -396,18 +145,19 @@ typedef struct {
     char first_failure[512];
 } worker;
 
-static void failure(worker *w, const scase *c, const char *route, const char *what)
+static void failure(worker *w, const soak_case *c, const char *route, const char *what)
 {
     if (w->first_failure[0] != '\0')
         return;
     snprintf(w->first_failure, sizeof w->first_failure,
              "%s %s %s reduction %s, data rank %d (%lld elements), indices %s rank %d: %s",
-             route, op_names[c->op], tc_dtype_name(c->dtype), tc_reduction_name(c->red),
-             (int)c->drank, (long long)c->dn, tc_dtype_name(c->idtype), (int)c->irank, what);
+             route, soak_op_names[c->op], tc_dtype_name(c->dtype), tc_reduction_name(c->red),
+             (int)c->shapes.drank, (long long)c->shapes.dn, tc_dtype_name(c->shapes.idtype),
+             (int)c->shapes.irank, what);
 }
 
 /* Compares out with the case's expected output; counts the result. */
-static void judge(worker *w, const scase *c, int route, sgk_status st, const void *out)
+static void judge(worker *w, const soak_case *c, int route, sgk_status st, const void *out)
 {
     w->n.calls[route][c->op]++;
     if (st != SGK_OK) {
@@ -419,26 +169,26 @@ static void judge(worker *w, const scase *c, int route, sgk_status st, const voi
     }
     const size_t es = tc_dtype_size(c->dtype);
     const char *got = out, *want = c->expected;
-    sgk_reduction red = is_scatter(c->op) ? c->red : SGK_REDUCE_NONE;
-    for (int64_t e = 0; e < c->on; e++)
+    sgk_reduction red = soak_op_is_scatter(c->op) ? c->red : SGK_REDUCE_NONE;
+    for (int64_t e = 0; e < c->shapes.on; e++)
         if (!ref_same_result(c->dtype, red, want + (size_t)e * es, got + (size_t)e * es)) {
             w->n.wrong++;
             char what[100];
             snprintf(what, sizeof what, "element %lld of %lld differs from the reference",
-                     (long long)e, (long long)c->on);
+                     (long long)e, (long long)c->shapes.on);
             failure(w, c, route_names[route], what);
             return;
         }
-    w->n.bytes_out += (long)((size_t)c->on * es);
+    w->n.bytes_out += (long)((size_t)c->shapes.on * es);
 }
 
 /* Runs c by route into a fresh output (in place for a quarter of the
    scatters) and judges it. */
-static void run(worker *w, tc_rng *r, const scase *c, int route, const sgk_plan *plan)
+static void run(worker *w, tc_rng *r, const soak_case *c, int route, const sgk_plan *plan)
 {
-    const size_t bytes = (size_t)c->on * tc_dtype_size(c->dtype);
+    const size_t bytes = (size_t)c->shapes.on * tc_dtype_size(c->dtype);
     char *out = xmalloc(bytes + 1);
-    int in_place = is_scatter(c->op) && tc_rng_percent(r, 25);
+    int in_place = soak_op_is_scatter(c->op) && tc_rng_percent(r, 25);
     const void *data = c->data;
     if (in_place) {
         memcpy(out, c->data, bytes);
@@ -447,7 +197,7 @@ static void run(worker *w, tc_rng *r, const scase *c, int route, const sgk_plan 
     } else {
         memset(out, 0xA5, bytes);
     }
-    sgk_status st = route == ONE_SHOT ? one_shot(c, data, out)
+    sgk_status st = route == ONE_SHOT ? soak_case_call(c, data, out)
                                       : sgk_execute(plan, data, c->updates, out);
     if (route == ONE_SHOT && st == SGK_OK)
         count_path(sgk_last_path());
@@ -466,13 +216,13 @@ static void *worker_main(void *arg)
             run(w, &r, &shared_case[s], SHARED, shared_plan[s]);
             continue;
         }
-        scase c;
-        generate(&c, &r);
+        soak_case c;
+        soak_case_generate(&c, &r);
         if (pick < 60) {
             run(w, &r, &c, ONE_SHOT, NULL);
         } else {
             sgk_plan *plan = NULL;
-            sgk_status st = make_plan(&c, &plan);
+            sgk_status st = soak_case_plan(&c, &plan);
             if (st != SGK_OK) {
                 judge(w, &c, PLANNED, st, NULL);
             } else {
@@ -482,39 +232,12 @@ static void *worker_main(void *arg)
                 sgk_plan_destroy(plan);
             }
         }
-        case_free(&c);
+        soak_case_free(&c);
     }
     return NULL;
 }
 
-/* ---- memory ------------------------------------------------------------------ */
-
-/* The peak resident set so far (ru_maxrss), in KiB. */
-static long peak_kib(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss;
-}
-
-/* The resident set now, in KiB (/proc/self/statm; -1 where there is none). */
-static long resident_kib(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    long size, resident;
-    if (f == NULL)
-        return -1;
-    int got = fscanf(f, "%ld %ld", &size, &resident);
-    fclose(f);
-    return got == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : -1;
-}
-
-static void trim(void)
-{
-#ifdef __GLIBC__
-    malloc_trim(0);
-#endif
-}
+/* ---- the run ---------------------------------------------------------------- */
 
 static double now(void)
 {
@@ -556,21 +279,21 @@ int main(int argc, char **argv)
     printf("soak: %ld s, %d threads, seed %llu; %s\n", seconds, threads,
            (unsigned long long)seed, sgk_runtime_describe());
 
-    trim();
-    const long rss_before = resident_kib();
+    process_trim();
+    const long rss_before = process_resident_kib();
 
     /* The shared plans: one of each operator (and two more scatters), large. */
     tc_rng r = {seed ^ 0x5DEECE66Dull};
     for (int s = 0; s < SHARED_PLANS; s++) {
-        scase *c = &shared_case[s];
+        soak_case *c = &shared_case[s];
         const int want = s < OPS ? s : s % 2 ? SCATTER_ND : SCATTER_ELEMENTS;
         do {
             if (c->data != NULL)
-                case_free(c);
-            generate(c, &r);
-        } while (c->op != want || c->dn + c->un + c->on < 4096);
-        if (make_plan(c, &shared_plan[s]) != SGK_OK) {
-            fprintf(stderr, "soak: shared plan %d (%s): %s\n", s, op_names[c->op],
+                soak_case_free(c);
+            soak_case_generate(c, &r);
+        } while (c->op != want || c->shapes.dn + c->shapes.un + c->shapes.on < 4096);
+        if (soak_case_plan(c, &shared_plan[s]) != SGK_OK) {
+            fprintf(stderr, "soak: shared plan %d (%s): %s\n", s, soak_op_names[c->op],
                     tc_last_error());
             return 1;
         }
@@ -602,7 +325,7 @@ int main(int argc, char **argv)
             struct timespec nap = {0, (long)((until - t) * 1e9)};
             nanosleep(&nap, NULL);
         }
-        long peak = peak_kib(), rss = resident_kib();
+        long peak = process_peak_kib(), rss = process_resident_kib();
         if (peak_after_warmup < 0 && (double)tick >= warmup)
             peak_after_warmup = peak;
         if (peak_after_warmup >= 0) {
@@ -617,7 +340,7 @@ int main(int argc, char **argv)
     for (int t = 0; t < threads; t++)
         pthread_join(th[t], NULL);
     const double elapsed = now() - start;
-    const long peak_end = peak_kib();
+    const long peak_end = process_peak_kib();
 
     counts total = {0};
     int failures = 0;
@@ -635,18 +358,18 @@ int main(int argc, char **argv)
 
     for (int s = 0; s < SHARED_PLANS; s++) {
         sgk_plan_destroy(shared_plan[s]);
-        case_free(&shared_case[s]);
+        soak_case_free(&shared_case[s]);
     }
     host_pool_uninstall(pool);
     free(w);
     free(th);
-    trim();
-    const long rss_after = resident_kib();
+    process_trim();
+    const long rss_after = process_resident_kib();
 
     long calls = 0;
     printf("calls by operator (one-shot / planned / shared plan):\n");
     for (int op = 0; op < OPS; op++) {
-        printf("  %-17s %8ld %8ld %8ld\n", op_names[op], total.calls[ONE_SHOT][op],
+        printf("  %-17s %8ld %8ld %8ld\n", soak_op_names[op], total.calls[ONE_SHOT][op],
                total.calls[PLANNED][op], total.calls[SHARED][op]);
         for (int ro = 0; ro < ROUTES; ro++)
             calls += total.calls[ro][op];

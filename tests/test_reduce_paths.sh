@@ -1,12 +1,12 @@
 #!/bin/sh
-# Runs tests/test_paths, tests/test_random and
+# Runs tests/test_paths, tests/test_wide_accumulate, tests/test_random and
 # tests/test_gather_tensor_scatter under every scatter-reduction
 # path the environment can force, with and without determinism:
 #   SGK_REDUCE_PATH in {auto, sorted, atomic, serial} x SGK_DETERMINISTIC in
 #   {1, 0}, at SGK_NUM_THREADS=2, and sorted/atomic again at 4 threads,
 # always with SGK_PARALLEL_MIN_BYTES=0 so that small cases run in parallel.
 # The library reads its environment once per process, hence one process per
-# configuration.  Both programs read the same variables to know which
+# configuration.  The programs read the same variables to know which
 # expectations apply (tests/support/tolerance.h).  Finally every digest that
 # test_paths printed (large duplicate-heavy float32 adds planned with
 # SGK_PLAN_DETERMINISTIC at 1, 2 and 4 threads) must be the same in every
@@ -22,11 +22,12 @@ set -u
 
 builddir=${builddir:-.}
 paths=$builddir/tests/test_paths
+wide=$builddir/tests/test_wide_accumulate
 random=$builddir/tests/test_random
 gather_ts=$builddir/tests/test_gather_tensor_scatter
-if [ ! -x "$paths" ] || [ ! -x "$random" ] || [ ! -x "$gather_ts" ]; then
-    echo "test_reduce_paths.sh: $paths, $random or $gather_ts not built (cmocka missing?);" \
-        "skipped"
+if [ ! -x "$paths" ] || [ ! -x "$wide" ] || [ ! -x "$random" ] || [ ! -x "$gather_ts" ]; then
+    echo "test_reduce_paths.sh: $paths, $wide, $random or $gather_ts not built" \
+        "(cmocka missing?); skipped"
     echo "0 passed, 0 failed, 1 skipped"
     exit 77
 fi
@@ -41,7 +42,7 @@ passed=0 failed=0
 
 run() {
     config=$*
-    for prog in "$paths" "$random" "$gather_ts"; do
+    for prog in "$paths" "$wide" "$random" "$gather_ts"; do
         echo "== $config ${prog##*/}"
         out=$(env $config "$prog" 2>&1)
         rc=$?
