@@ -300,8 +300,11 @@ def main():
     reps = args.reps or (3 if args.quick else 15)
     torch.set_num_threads(args.threads)
 
+    # The load average, at the start and the end: on a shared machine
+    # whose other work slows every variant alike, the ratios still hold
+    # but the times do not.
     report = {**bench_provenance.describe(), "torch": torch.__version__,
-              "threads": args.threads, "reps": reps}
+              "threads": args.threads, "reps": reps, "load_average": [os.getloadavg()[0]]}
     if args.calibrate:
         rows = report["calibration"] = calibrate(args, reps)
     else:
@@ -323,6 +326,7 @@ def main():
         report["counters"] = {op: c for op, c in sgk_torch.counters().items()
                               if c["sgk"] or c["fallback"]}
         print(json.dumps(report["counters"], indent=1))
+    report["load_average"].append(os.getloadavg()[0])
     if args.json or not args.quick:
         path = args.json or os.path.join(
             HERE, "results", "torch-calibration.json" if args.calibrate else "torch-models.json")
