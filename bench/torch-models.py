@@ -17,6 +17,16 @@ Workloads (inputs from a fixed seed):
   kv_cache_write      one decode token's keys written into a
                       [1, 32, 4096, 128] float16 cache with index_copy_
   logits_gather       gather of 64 x 2048 ids from [64, 32000] logits
+  pyg_sage_max        (when torch_geometric imports) PyG's SAGEConv with
+                      max aggregation on the GNN layers' graph, forward
+                      and backward: PyG's own scatter, as a model runs it
+  llama_decode        (when transformers imports) one decode step of a
+                      tiny LlamaForCausalLM with random weights, built
+                      from a LlamaConfig (nothing downloaded), into a
+                      StaticCache (index_copy_ of each layer's keys and
+                      values)
+The last two are skipped, with the reason printed, when their package
+does not import; neither is in CI.
 
 The results of the two runs are compared (float sums within PyTorch's
 tolerance: their order of accumulation differs, docs/semantics.md).  After
@@ -36,10 +46,11 @@ torch-calibration.json with --calibrate) and prints a table; --quick uses
 small sizes and few repetitions, to check that it works, and writes JSON
 only to a --json named.
 
-    .venv/bin/python bench/torch-models.py [--quick] [--reps N] [--json PATH]
+    .venv/bin/python bench/torch-models.py [--quick] [--reps N] [--json PATH] [--only NAME,...]
     .venv/bin/python bench/torch-models.py --calibrate [--reps N] [--json PATH]
 """
 import argparse
+import inspect
 import json
 import os
 import statistics
@@ -123,6 +134,66 @@ def logits_gather(batch, ids, vocab):
     def step():
         return logits.gather(1, index)
     return step
+
+
+def pyg_sage(reduce, nodes, edges, features):
+    from torch_geometric.nn import SAGEConv  # ImportError: the workload is skipped
+
+    g = torch.Generator().manual_seed(5)
+    x0 = torch.randn(nodes, features, generator=g)
+    edge_index = torch.randint(0, nodes, (2, edges), generator=g)
+    torch.manual_seed(5)
+    conv = SAGEConv(features, features, aggr=reduce)
+
+    def step():
+        conv.zero_grad(set_to_none=True)
+        x = x0.clone().requires_grad_()
+        out = conv(x, edge_index)
+        out.relu().sum().backward()
+        return out.detach(), x.grad, conv.lin_l.weight.grad
+    return step
+
+
+def llama_decode(layers, hidden, heads, cache_len):
+    from transformers import LlamaConfig, LlamaForCausalLM, StaticCache  # ImportError: skipped
+
+    config = LlamaConfig(vocab_size=1000, hidden_size=hidden, intermediate_size=2 * hidden,
+                         num_hidden_layers=layers, num_attention_heads=heads,
+                         num_key_value_heads=heads, max_position_embeddings=cache_len)
+    torch.manual_seed(6)
+    model = LlamaForCausalLM(config).eval()
+    cache = StaticCache(config=config, max_cache_len=cache_len)
+    token = torch.tensor([[7]])
+    # transformers 5 renames past_key_values to cache.
+    cache_arg = ("cache" if "cache" in inspect.signature(model.forward).parameters
+                 else "past_key_values")
+
+    def step():
+        # The same position each step: the cache's contents and the
+        # logits are the same for every step and both variants.
+        position = torch.tensor([cache_len // 2])
+        with torch.no_grad():
+            out = model(input_ids=token, cache_position=position,
+                        position_ids=position.view(1, 1), use_cache=True, **{cache_arg: cache})
+        return out.logits
+    return step
+
+
+# Workloads of packages that may be absent: name -> (factory, full, quick).
+OPTIONAL = {
+    "pyg_sage_max": (pyg_sage, ("max", 50_000, 500_000, 64), ("max", 2000, 20000, 16)),
+    "llama_decode": (llama_decode, (2, 256, 4, 4096), (1, 64, 2, 256)),
+}
+
+
+def optional_workloads(quick):
+    found = {}
+    for name, (factory, full, small) in OPTIONAL.items():
+        try:
+            found[name] = factory(*(small if quick else full))
+        except ImportError as e:
+            print(f"{name}: skipped ({e})", flush=True)
+    return found
 
 
 def workloads(quick):
@@ -223,17 +294,26 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--json", default=None)
+    parser.add_argument("--only", default=None,
+                        help="comma-separated workload names to run (default: all)")
     args = parser.parse_args()
     reps = args.reps or (3 if args.quick else 15)
     torch.set_num_threads(args.threads)
 
+    # The load average, at the start and the end: on a shared machine
+    # whose other work slows every variant alike, the ratios still hold
+    # but the times do not.
     report = {**bench_provenance.describe(), "torch": torch.__version__,
-              "threads": args.threads, "reps": reps}
+              "threads": args.threads, "reps": reps, "load_average": [os.getloadavg()[0]]}
     if args.calibrate:
         rows = report["calibration"] = calibrate(args, reps)
     else:
         rows = report["rows"] = []
-        for name, step in workloads(args.quick).items():
+        chosen = set(args.only.split(",")) if args.only else None
+        everything = {**workloads(args.quick), **optional_workloads(args.quick)}
+        for name, step in everything.items():
+            if chosen is not None and name not in chosen:
+                continue
             t, s, results = alternated(step, reps)
             ops = {"torch": per_op_us(step, False), "sgk": per_op_us(step, True)}
             rows.append({"workload": name, "torch_ms": t * 1e3, "sgk_ms": s * 1e3,
@@ -246,6 +326,7 @@ def main():
         report["counters"] = {op: c for op, c in sgk_torch.counters().items()
                               if c["sgk"] or c["fallback"]}
         print(json.dumps(report["counters"], indent=1))
+    report["load_average"].append(os.getloadavg()[0])
     if args.json or not args.quick:
         path = args.json or os.path.join(
             HERE, "results", "torch-calibration.json" if args.calibrate else "torch-models.json")

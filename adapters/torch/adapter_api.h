@@ -29,6 +29,10 @@ SGK_TORCH_API const char *sgk_torch_error(void);
 SGK_TORCH_API size_t sgk_torch_counters_json(char *buf, size_t size);
 SGK_TORCH_API void sgk_torch_reset_counters(void);
 
+/* Frees the output buffers the adapter keeps for reuse (output_pool.hpp);
+   those of tensors still alive return to the pool when they are freed. */
+SGK_TORCH_API void sgk_torch_empty_cache(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@ SGK_TORCH_SOURCES = \
 	adapters/torch/adapter_api.h \
 	adapters/torch/counters.cpp adapters/torch/counters.hpp \
 	adapters/torch/operands.cpp adapters/torch/operands.hpp \
+	adapters/torch/output_pool.cpp adapters/torch/output_pool.hpp \
 	adapters/torch/rows.cpp adapters/torch/rows.hpp \
 	adapters/torch/reductions.cpp adapters/torch/reductions.hpp \
 	adapters/torch/size_rule.cpp adapters/torch/size_rule.hpp \

@@ -1,14 +1,13 @@
 #include "operands.hpp"
 
-#include <sys/mman.h>
-
 #include <atomic>
 #include <string>
 
 #include <ATen/MemoryOverlap.h>
-#include <ATen/ops/empty.h>
 #include <ATen/Parallel.h>
 #include <c10/util/Exception.h>
+
+#include "output_pool.hpp"
 
 namespace sgk_torch {
 
@@ -100,14 +99,7 @@ bool may_overlap(const at::Tensor& written, const at::Tensor& input) {
 }
 
 at::Tensor new_output(at::IntArrayRef sizes, const at::TensorOptions& options) {
-    at::Tensor out = at::empty(sizes, options);
-    constexpr uintptr_t huge = uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<uintptr_t>(out.data_ptr());
-    const uintptr_t first = (begin + huge - 1) & ~(huge - 1);
-    const uintptr_t last = (begin + out.nbytes()) & ~(huge - 1);
-    if (last > first)  // advice only: failing changes nothing
-        madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-    return out;
+    return pooled_empty(sizes, options);
 }
 
 const char* unusable_out(const at::Tensor& out, at::IntArrayRef sizes, at::ScalarType type,

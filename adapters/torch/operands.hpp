@@ -45,11 +45,11 @@ bool may_overlap(const at::Tensor& written, const at::Tensor& input);
 
 // out= and in-place results: whether `out` may be written by sgk as the
 // result of shape `sizes` and type `type`, without touching any input.
-// A new output tensor, as at::empty makes it, with large ones advised onto
-// transparent huge pages: sgk writes every byte of it at once, and 4 KiB
-// page faults cost more than the gather itself (index_select of 500k rows
-// of 64 floats: 31k faults, ~50 of its 60 ms on the 2-core Xeon).  NumPy
-// advises its large arrays the same way.
+// A new output tensor, as at::empty makes it; large ones come from the
+// adapter's pool of buffers already mapped in (output_pool.hpp): sgk
+// writes every byte of it at once, and faulting fresh pages in cost more
+// than the gather itself (index_select of 500k rows of 64 floats, 2-core
+// Xeon: ~50 of its 60 ms with 4 KiB pages).
 at::Tensor new_output(at::IntArrayRef sizes, const at::TensorOptions& options);
 
 const char* unusable_out(const at::Tensor& out, at::IntArrayRef sizes, at::ScalarType type,

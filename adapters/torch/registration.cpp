@@ -13,6 +13,7 @@
 #include "adapter_api.h"
 #include "counters.hpp"
 #include "kernels.hpp"
+#include "output_pool.hpp"
 #include "threads.hpp"
 
 extern "C" const char sgk_torch_built_against[] = "sgk-torch-built-against:" TORCH_VERSION;
@@ -117,4 +118,8 @@ extern "C" size_t sgk_torch_counters_json(char* buf, size_t size) {
 
 extern "C" void sgk_torch_reset_counters(void) {
     reset_counters();
+}
+
+extern "C" void sgk_torch_empty_cache(void) {
+    drain_pool();
 }

@@ -26,37 +26,46 @@ at::Tensor row_index(const at::Tensor& index, int64_t dim, at::IntArrayRef full,
     return index.as_strided(sizes, strides).contiguous();
 }
 
-bool rows_within(const at::Tensor& rows, int64_t slots) {
-    return rows.numel() == 0 || rows.max().item<int64_t>() < slots;
-}
-
 namespace {
 
+// Marks the slots named; false at the first one of `touched.size()` or
+// more (none is negative: the caller checked).
 template <typename T>
-void mark(const T* v, int64_t n, std::vector<uint8_t>& touched) {
-    for (int64_t i = 0; i < n; ++i)
-        touched[static_cast<size_t>(v[i])] = 1;
+bool mark(const T* v, int64_t n, std::vector<uint8_t>& touched) {
+    const auto slots = static_cast<uint64_t>(touched.size());
+    for (int64_t i = 0; i < n; ++i) {
+        const auto s = static_cast<uint64_t>(v[i]);
+        if (s >= slots)
+            return false;
+        touched[s] = 1;
+    }
+    return true;
 }
 
 }  // namespace
 
-void fill_rows(at::Tensor& out, const at::Tensor& rows, const at::Scalar& value) {
-    std::vector<uint8_t> touched(static_cast<size_t>(out.size(0)), 0);
-    if (rows.scalar_type() == at::kLong)
-        mark(rows.const_data_ptr<int64_t>(), rows.numel(), touched);
-    else
-        mark(rows.const_data_ptr<int32_t>(), rows.numel(), touched);
+std::optional<std::vector<int64_t>> touched_slots(const at::Tensor& rows, int64_t slots) {
+    std::vector<uint8_t> touched(static_cast<size_t>(slots), 0);
+    const bool within = rows.scalar_type() == at::kLong
+                            ? mark(rows.const_data_ptr<int64_t>(), rows.numel(), touched)
+                            : mark(rows.const_data_ptr<int32_t>(), rows.numel(), touched);
+    if (!within)
+        return std::nullopt;
     std::vector<int64_t> list;
     for (size_t s = 0; s < touched.size(); ++s)
         if (touched[s])
             list.push_back(static_cast<int64_t>(s));
+    return list;
+}
+
+void fill_rows(at::Tensor& out, const std::vector<int64_t>& slots, const at::Scalar& value) {
     const at::Tensor row = at::full(out.sizes().slice(1), value, out.options());
     const size_t bytes = row.nbytes();
     const auto* from = static_cast<const uint8_t*>(row.const_data_ptr());
     auto* base = static_cast<uint8_t*>(out.data_ptr());
-    at::parallel_for(0, static_cast<int64_t>(list.size()), 1024, [&](int64_t b, int64_t e) {
+    at::parallel_for(0, static_cast<int64_t>(slots.size()), 1024, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i)
-            std::memcpy(base + static_cast<size_t>(list[i]) * bytes, from, bytes);
+            std::memcpy(base + static_cast<size_t>(slots[i]) * bytes, from, bytes);
     });
 }
 

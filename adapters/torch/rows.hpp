@@ -5,6 +5,9 @@
 // and never materializing the expanded index.
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include <ATen/core/Tensor.h>
 
 namespace sgk_torch {
@@ -17,16 +20,17 @@ namespace sgk_torch {
 at::Tensor row_index(const at::Tensor& index, int64_t dim, at::IntArrayRef full,
                      bool match_leading);
 
-// Whether every value of a row index (1-d, int32 or int64, none negative)
-// is below `slots`.
-bool rows_within(const at::Tensor& rows, int64_t slots);
+// The distinct slots a row index (1-d, int32 or int64, none negative)
+// names, ascending; nullopt when one is `slots` or more (found in the same
+// pass, rather than by a max over the index first).
+std::optional<std::vector<int64_t>> touched_slots(const at::Tensor& rows, int64_t slots);
 
-// out[s] = value for every slot s that `rows` names (rows_within
-// out.size(0)), each written once however often it is named: PyTorch
-// writes a value, or a reduction's identity, into the touched rows of a
-// scatter that way, and making a tensor of the value for every index row
-// would write the index's extent twice (128 MiB for a GNN layer's edges).
-void fill_rows(at::Tensor& out, const at::Tensor& rows, const at::Scalar& value);
+// out[s] = value for each of `slots` (touched_slots of out.size(0)), each
+// written once however often the index names it: PyTorch writes a value,
+// or a reduction's identity, into the touched rows of a scatter that way,
+// and making a tensor of the value for every index row would write the
+// index's extent twice (128 MiB for a GNN layer's edges).
+void fill_rows(at::Tensor& out, const std::vector<int64_t>& slots, const at::Scalar& value);
 
 // How many times `rows` names each of out's rows, as out's type, shaped
 // [slots, 1, ..., 1] to divide out by (a mean's count).

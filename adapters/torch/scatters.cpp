@@ -120,13 +120,16 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& given, int64_t
     // below instead, which reports it before writing.
     const bool fill_value = !src && rows.defined() && r.sgk == SGK_REDUCE_NONE;
     const bool fill_identity = !r.include_self && rows.defined();
-    const bool fills = (fill_value || fill_identity) && rows_within(rows, self.size(0));
+    std::optional<std::vector<int64_t>> touched;
+    if (fill_value || fill_identity)
+        touched = touched_slots(rows, self.size(0));
+    const bool fills = touched.has_value();
     if (!src && !(fill_value && fills))
         updates = at::full(index.sizes(), *value, self.options());
     if (fills) {
         if (!out.is_same(self))
             out.copy_(self);
-        fill_rows(out, rows, fill_value ? *value : identity(r, self.scalar_type()));
+        fill_rows(out, *touched, fill_value ? *value : identity(r, self.scalar_type()));
         if (fill_value)
             return nullptr;
     }

@@ -38,7 +38,7 @@ MODULE = "libsgk_torch.so"
 MARKER = b"sgk-torch-built-against:"
 
 __all__ = ["enable", "disable", "enabled", "is_enabled", "counters", "reset_counters",
-           "adapter_path", "built_against"]
+           "empty_cache", "adapter_path", "built_against"]
 
 
 def _candidates() -> list[str]:
@@ -145,6 +145,15 @@ def counters() -> dict[str, Any]:
 def reset_counters() -> None:
     """Sets every counter of counters() back to zero."""
     _load().sgk_torch_reset_counters()
+
+
+def empty_cache() -> None:
+    """Frees the large output buffers sgk keeps for reuse (at most
+    SGK_TORCH_POOL_MB, by default 512 MiB or an eighth of memory), as
+    torch.cuda.empty_cache() does for CUDA's; buffers of tensors still alive
+    return to the pool when those are freed."""
+    if _adapter is not None:
+        _adapter.sgk_torch_empty_cache()
 
 
 _load()

@@ -448,6 +448,42 @@ def test_version_lock():
     assert fake.split(b":")[1].decode() in r.stderr and torch.__version__ in r.stderr, r.stderr
 
 
+def test_output_pool():
+    """A large output's buffer is kept when the tensor is freed and serves
+    the next output of its size (no page faults); pooled tensors resize as
+    at::empty's do, outlive disable(), and empty_cache() frees the pool."""
+    torch.manual_seed(4)
+    x, i = torch.randn(1000, 64), torch.randint(0, 1000, (40000,))  # 10 MiB out
+    expected = x.index_select(0, i)
+    with sgk_torch.enabled():
+        first = x.index_select(0, i)
+        where = first.data_ptr()
+        del first
+        again = x.index_select(0, i)
+        same(again, expected)
+        assert again.data_ptr() == where, "the freed buffer was not reused"
+        small = x.index_select(0, i[:100])  # below the pool's 4 MiB: PyTorch's allocator
+        same(small, expected[:100])
+    again.resize_(80000, 64)  # a larger buffer, from the pool's allocator
+    same(again[:40000], expected)
+    again.resize_(10, 64)
+    same(again, expected[:10])
+    del again
+    sgk_torch.empty_cache()
+    r = subprocess_python(
+        "import torch, sgk.torch as s\n"
+        "x, i = torch.randn(1000, 64), torch.randint(0, 1000, (40000,))\n"
+        "s.enable()\n"
+        "a = x.index_select(0, i); p = a.data_ptr(); del a\n"
+        "b = x.index_select(0, i)\n"
+        "assert torch.equal(b, x[i])\n"
+        "print(b.data_ptr() == p)\n",
+        {"SGK_TORCH_POOL_MB": "0"})
+    assert r.returncode == 0, r.stderr
+    # With the pool off the buffer goes back to the C library, which may
+    # or may not hand out the same address: only the result is checked.
+
+
 def test_fallback_counted():
     base = fell_back("gather")
     with sgk_torch.enabled():
