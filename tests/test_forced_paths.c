@@ -225,7 +225,11 @@ int main(void)
         snprintf(expect[i], sizeof expect[i], "SGK_TEST_EXPECT=%s", path_names[i]);
         failed += spawn_self((const char *const[]){force[i], expect[i], NULL});
     }
-    static const char *const reduce_paths[][3] = {
+    /* Each row NULL-terminated: four columns for at most three
+       assignments.  With three columns, the bad-path row ran on into the
+       next and its child saw SGK_PATH twice; glibc's getenv takes the
+       first, but a program under qemu-user saw the second. */
+    static const char *const reduce_paths[][4] = {
         {"SGK_REDUCE_PATH=sorted", "SGK_TEST_EXPECT=sorted-segment", NULL},
         {"SGK_REDUCE_PATH=atomic", "SGK_TEST_EXPECT=atomic", NULL},
         {"SGK_REDUCE_PATH=serial", "SGK_TEST_EXPECT=serial", NULL},
