@@ -663,6 +663,22 @@ static void ov_example5(bench_run *run)
 /* The backward pass of an embedding lookup: data [50000,256] float32 plus
    65536 gradient rows whose token ids follow Zipf's law (s = 1.1, ranks
    shuffled over the rows), so a few rows collect thousands of updates. */
+/* Plans and times a copying scatter of float32 rows, noting how many of
+   its rows the index touches (embedding_grad_add, sorted_rows_*). */
+static void time_row_scatter(bench_run *run, const char *W, scatter_ctx *ctx, int64_t distinct)
+{
+    if (plan_scatter(run, W, ctx) != 0)
+        return;
+    bench_result *res = time_scatter(run, ctx, W, "f32 copy", run->opt.mode,
+                                     copying_scatter_traffic(ctx));
+    if (res != NULL) {
+        size_t len = strlen(res->note);
+        snprintf(res->note + len, sizeof res->note - len, "%s%lld distinct rows of %lld",
+                 len ? "; " : "", (long long)distinct, (long long)ctx->slots);
+    }
+    sgk_plan_destroy(ctx->plan);
+}
+
 static void embedding_grad_add(bench_run *run)
 {
     const char *W = "embedding_grad_add";
@@ -711,16 +727,7 @@ static void embedding_grad_add(bench_run *run)
         .data = {SGK_FLOAT32, 2, dshape, data}, .indices = {SGK_INT64, 2, ishape, idx},
         .updates = {SGK_FLOAT32, 2, ushape, upd}, .reduction = SGK_REDUCE_ADD, .output = out,
         .original = data, .slot = idx, .count = N, .slice_len = D, .slots = R};
-    if (plan_scatter(run, W, &ctx) == 0) {
-        bench_result *res = time_scatter(run, &ctx, W, "f32 copy", run->opt.mode,
-                                         copying_scatter_traffic(&ctx));
-        if (res != NULL) {
-            size_t len = strlen(res->note);
-            snprintf(res->note + len, sizeof res->note - len, "%s%lld distinct rows of %lld",
-                     len ? "; " : "", (long long)distinct, (long long)R);
-        }
-        sgk_plan_destroy(ctx.plan);
-    }
+    time_row_scatter(run, W, &ctx, distinct);
     free(data), free(out), free(upd), free(idx);
 }
 
@@ -900,16 +907,7 @@ static void sorted_rows(bench_run *run, const char *W, sgk_reduction reduction, 
         .data = {SGK_FLOAT32, 2, dshape, data}, .indices = {SGK_INT64, 2, ishape, idx},
         .updates = {SGK_FLOAT32, 2, ushape, upd}, .reduction = reduction, .output = out,
         .original = data, .slot = idx, .count = N, .slice_len = D, .slots = R};
-    if (plan_scatter(run, W, &ctx) == 0) {
-        bench_result *res = time_scatter(run, &ctx, W, "f32 copy", run->opt.mode,
-                                         copying_scatter_traffic(&ctx));
-        if (res != NULL) {
-            size_t len = strlen(res->note);
-            snprintf(res->note + len, sizeof res->note - len, "%s%lld distinct rows of %lld",
-                     len ? "; " : "", (long long)distinct, (long long)R);
-        }
-        sgk_plan_destroy(ctx.plan);
-    }
+    time_row_scatter(run, W, &ctx, distinct);
     free(data), free(out), free(upd), free(idx);
 }
 
