@@ -70,7 +70,23 @@ static void chunk_windows(void *ctx, int worker, int64_t first, int64_t last)
     }
 }
 
-/* Records the chunks' source ranges when they are narrow enough. */
+/* Chunks sampled before the whole pass: random indices make every window
+   too wide, and the pass would then cost a read of every slot for
+   nothing. */
+#define WINDOW_SAMPLES 8
+
+/* Whether the chunks' windows are narrow enough to fetch, on average. */
+static bool windows_narrow(const int32_t *window, int64_t chunks, int64_t step)
+{
+    int64_t span = 0, counted = 0;
+    for (int64_t c = 0; c < chunks; c += step, counted++)
+        span += window[2 * c + 1] - window[2 * c] + 1;
+    return counted > 0 && span / counted * 4 <= WINDOW_MAX_BYTES;
+}
+
+/* Records the chunks' source ranges when they are narrow enough: first
+   those of a few chunks spread over the outputs, then, when those are,
+   every chunk's. */
 static sgk_status find_windows(element_plan *ep)
 {
     const sgk_plan *plan = &ep->base;
@@ -78,12 +94,16 @@ static sgk_status find_windows(element_plan *ep)
     ep->window = sgk_alloc_array(2 * chunks, sizeof *ep->window);
     if (ep->window == NULL)
         return SGK_ERR_OUT_OF_MEMORY;
-    sgk_parallel_for(chunks, plan->threads, plan->count * 4, plan->parallel_min_bytes,
-                     chunk_windows, ep);
-    int64_t span = 0;
-    for (int64_t c = 0; c < chunks; c++)
-        span += ep->window[2 * c + 1] - ep->window[2 * c] + 1;
-    if (chunks == 0 || span / chunks * 4 > WINDOW_MAX_BYTES) {
+    const int64_t step = chunks > WINDOW_SAMPLES ? chunks / WINDOW_SAMPLES : 1;
+    for (int64_t c = 0; c < chunks; c += step)
+        chunk_windows(ep, 0, c, c + 1);
+    bool narrow = windows_narrow(ep->window, chunks, step);
+    if (narrow && step > 1) {
+        sgk_parallel_for(chunks, plan->threads, plan->count * 4, plan->parallel_min_bytes,
+                         chunk_windows, ep);
+        narrow = windows_narrow(ep->window, chunks, 1);
+    }
+    if (!narrow) {
         free(ep->window);
         ep->window = NULL;
     }
@@ -182,7 +202,9 @@ static sgk_status element_run(const sgk_plan *plan, const sgk_buffers *b)
 
 static void element_describe(const sgk_plan *plan, char *text, size_t size)
 {
-    snprintf(text, size, "path gather-elements (vector gathers); %lld rows from %lld slots",
+    snprintf(text, size, "path gather-elements (vector gathers%s); %lld rows from %lld slots",
+             ((const element_plan *)plan)->window != NULL ? ", each chunk's source fetched ahead"
+                                                          : "",
              (long long)plan->count, (long long)plan->slots);
 }
 
