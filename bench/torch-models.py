@@ -30,10 +30,10 @@ does not import; neither is in CI.
 
 The results of the two runs are compared (float sums within PyTorch's
 tolerance: their order of accumulation differs, docs/semantics.md).  After
-the timed rounds, one more step of each variant runs under torch.profiler,
-which gives each scatter/gather op's own time, to show that no op is slower
-with sgk (the whole step's time includes the linear layers, autograd and
-allocation around them).
+the timed rounds, 7 more steps of each variant, alternated, run under
+torch.profiler one at a time, which gives each scatter/gather op's own
+median time, to show that no op is slower with sgk (the whole step's time
+includes the linear layers, autograd and allocation around them).
 
 --calibrate measures instead what the adapter's size rule (docs/torch.md,
 "When PyTorch keeps the call") is drawn from: element-wise gather,
@@ -240,17 +240,29 @@ def calibration_cases(quick):
                    lambda d=data, i=index, s=src: d.scatter_reduce(1, i, s, "amax"))
 
 
-def per_op_us(step, use_sgk, steps=5):
-    """Each adapter op's CPU time (µs) per step, over a few profiled steps."""
+def profiled_us(step, use_sgk):
+    """Each adapter op's CPU time (µs) in one profiled step."""
     if use_sgk:
         sgk_torch.enable()
     try:
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
-            for _ in range(steps):
-                step()
+            step()
     finally:
         sgk_torch.disable()
-    return {e.key: e.cpu_time_total / steps for e in prof.key_averages() if e.key in PROFILED}
+    return {e.key: e.cpu_time_total for e in prof.key_averages() if e.key in PROFILED}
+
+
+def per_op_us(step, rounds=7):
+    """Each adapter op's median CPU time (µs) per step, for plain PyTorch and
+    for PyTorch with sgk, profiled one step at a time in alternated rounds:
+    one profile of each would compare two moments of a shared machine."""
+    samples = {"torch": [], "sgk": []}
+    for rep in range(rounds):
+        for variant in ("torch", "sgk") if rep % 2 == 0 else ("sgk", "torch"):
+            samples[variant].append(profiled_us(step, variant == "sgk"))
+    return {variant: {op: statistics.median(s.get(op, 0.0) for s in runs)
+                      for op in sorted({op for s in runs for op in s})}
+            for variant, runs in samples.items()}
 
 
 def alternated(step, reps):
@@ -315,7 +327,7 @@ def main():
             if chosen is not None and name not in chosen:
                 continue
             t, s, results = alternated(step, reps)
-            ops = {"torch": per_op_us(step, False), "sgk": per_op_us(step, True)}
+            ops = per_op_us(step, 3 if args.quick else 7)
             rows.append({"workload": name, "torch_ms": t * 1e3, "sgk_ms": s * 1e3,
                          "speedup": t / s, "agree": agree(results["sgk"], results["torch"]),
                          "ops_us": ops})
