@@ -64,4 +64,5 @@ adapters_openvino_tests_test_ops_LDFLAGS = $(OPENVINO_LIBS) $(TBB_LIBS) \
 TESTS += tests/test_openvino.sh
 EXTRA_DIST += tests/test_openvino.sh tests/openvino/common.py \
 	tests/openvino/test_node_tests.py tests/openvino/test_models.py tests/openvino/test_visibility.py \
+	tests/openvino/test_precision.py \
 	adapters/openvino/local.mk python/sgk/_openvino.py bench/openvino-models.py
