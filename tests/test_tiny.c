@@ -275,6 +275,10 @@ static const shape_case cases[] = {
     {OP_SEL, 3, 3, {3, 4, 5}, {2, 3, 4}, 1},
     {OP_SEL, 3, 3, {3, 4, 5}, {2, 3, 4}, 2},
     {OP_SEL, 1, 1, {9}, {12}, 0},
+    /* indices of one along some dimensions, which the lane leaves out */
+    {OP_SEL, 4, 4, {3, 2, 3, 1}, {6, 2, 1, 1}, 0},
+    {OP_SEL, 3, 3, {2, 5, 3}, {1, 4, 3}, 1},
+    {OP_SEL, 3, 3, {2, 5, 3}, {2, 1, 3}, -1},
     /* GatherND without and with batch dimensions, k = 1 and 2 */
     {OP_GND, 2, 2, {6, 3}, {7, 1}, 0},
     {OP_GND, 2, 2, {4, 5}, {7, 2}, 0},
@@ -286,6 +290,9 @@ static const shape_case cases[] = {
     {OP_GEL, 3, 3, {3, 4, 5}, {2, 3, 4}, 1},
     {OP_GEL, 3, 3, {3, 4, 5}, {2, 3, 4}, -1},
     {OP_GEL, 1, 1, {9}, {12}, 0},
+    {OP_GEL, 3, 3, {1, 9, 4}, {1, 5, 4}, 1},
+    {OP_GEL, 4, 4, {3, 2, 3, 2}, {1, 2, 1, 2}, 2},
+    {OP_GEL, 3, 3, {2, 5, 3}, {2, 4, 1}, 0},
 };
 
 static void test_every_type_and_reduction(void **state)
@@ -380,26 +387,47 @@ static void test_bad_indices_write_nothing(void **state)
 
 /* ---- the lane's bounds ------------------------------------------------------ */
 
-/* 300 pairs, beyond the lane's 256: the full path serves them, exactly. */
+/* Beyond the lane's pairs, 256 for scatters and 4096 for gathers (their
+   bytes within its bounds: int8 data, int32 indices): the full path
+   serves them, exactly. */
 static void test_past_the_bounds(void **state)
 {
     (void)state;
     tc_rng r = {0x300};
     static const shape_case big[] = {
-        {OP_GND, 2, 2, {16, 2}, {300, 1}, 0},
+        {OP_GND, 1, 2, {16}, {5000, 1}, 0},
+        {OP_GEL, 1, 1, {16}, {5000}, 0},
         {OP_SND, 2, 2, {16, 2}, {300, 1}, 0},
     };
     within_bounds = false;
-    for (int c = 0; c < 2; c++) {
-        run_case(&big[c], SGK_FLOAT32, SGK_REDUCE_NONE, SGK_INT64, false, &r);
+    for (size_t c = 0; c < sizeof big / sizeof *big; c++) {
+        run_case(&big[c], SGK_INT8, SGK_REDUCE_NONE, SGK_INT32, false, &r);
         const char *path = sgk_last_path();
         if (path != NULL && strcmp(path, "tiny") == 0)
-            fail_msg("%s of 300 pairs took the tiny lane", op_name(big[c].op));
+            fail_msg("%s of %lld pairs took the tiny lane", op_name(big[c].op),
+                     (long long)big[c].index_shape[0]);
     }
     within_bounds = true;
 }
 
-/* Overlapping buffers fail with the full path's status. */
+/* Gathers of more pairs than the stack holds, up to 4096, take the lane
+   (run_case checks the path) with their slots in the thread's scratch: a
+   DETR box gather among them. */
+static void test_gathers_past_the_stack(void **state)
+{
+    (void)state;
+    tc_rng r = {0x400};
+    static const shape_case big[] = {
+        {OP_GEL, 3, 3, {1, 900, 4}, {1, 100, 4}, 1},
+        {OP_GND, 2, 2, {64, 2}, {1000, 1}, 0},
+        {OP_GEL, 1, 1, {64}, {4000}, 0},
+    };
+    for (size_t c = 0; c < sizeof big / sizeof *big; c++)
+        for (int t = 0; t < 2; t++)
+            run_case(&big[c], t ? SGK_FLOAT32 : SGK_INT8, SGK_REDUCE_NONE,
+                     t ? SGK_INT64 : SGK_INT32, false, &r);
+}
+
 static void test_overlaps_fail(void **state)
 {
     (void)state;
@@ -427,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_every_type_and_reduction),
         cmocka_unit_test(test_bad_indices_write_nothing),
         cmocka_unit_test(test_past_the_bounds),
+        cmocka_unit_test(test_gathers_past_the_stack),
         cmocka_unit_test(test_overlaps_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

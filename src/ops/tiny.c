@@ -37,6 +37,11 @@
 #define TINY_MAX_BYTES 65536
 #define TINY_MAX_PAIRS 256
 
+/* Gathers keep no pair beside another, so they may have more pairs: their
+   slots beyond the stack's go in the thread's scratch (a DETR box gather
+   of 400 elements cost 23k instructions on the full path). */
+#define TINY_MAX_GATHERED 4096
+
 /* The traffic below which the lane takes calls, or 0 when it is closed: a
    forced path (SGK_PATH, SGK_REDUCE_PATH) must run as forced, SGK_VERBOSE
    logs every call's plan, and a call must stay below
@@ -239,6 +244,27 @@ static inline __attribute__((always_inline)) bool tuple_slots(const sgk_tensor *
 ELEMENT_SLOTS(element_slots_i32, int32_t)
 ELEMENT_SLOTS(element_slots_i64, int64_t)
 
+/* The dimensions of the indices (ishape, data strides stride, r of them)
+   a slot depends on, in shape and kept_stride: all but those of one
+   beside the axis (*a, moved to its place among those kept) and the last
+   (whose stride of 1 the loops assume).  Left out, [1, 100, 4] along
+   axis 1 takes the rank-2 loop.  Their count. */
+static int squeeze(const int64_t *ishape, const int64_t *stride, int r, int *a, int64_t *shape,
+                   int64_t *kept_stride)
+{
+    int kept = 0, axis = *a;
+    for (int d = 0; d < r; d++) {
+        if (d != *a && d != r - 1 && ishape[d] == 1)
+            continue;
+        if (d == *a)
+            axis = kept;
+        shape[kept] = ishape[d];
+        kept_stride[kept++] = stride[d];
+    }
+    *a = axis;
+    return kept;
+}
+
 /* Checks the Elements shape rules (rank, axis, indices no larger than data
    beside the axis) and works the slots out; false on any fault. */
 static bool element_slots(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
@@ -247,7 +273,7 @@ static bool element_slots(const sgk_tensor *data, const sgk_tensor *indices, int
     const int r = data->rank;
     if (indices->rank != r || axis < -r || axis >= r)
         return false;
-    const int a = (int)(axis < 0 ? axis + r : axis);
+    int a = (int)(axis < 0 ? axis + r : axis);
     int64_t stride[SGK_MAX_RANK], s = 1;
     for (int d = r - 1; d >= 0; d--) {
         if (d != a && indices->shape[d] > data->shape[d])
@@ -256,9 +282,12 @@ static bool element_slots(const sgk_tensor *data, const sgk_tensor *indices, int
         s *= data->shape[d];
     }
     const int64_t A = data->shape[a];
+    int64_t shape[SGK_MAX_RANK], kept_stride[SGK_MAX_RANK];
+    kept_stride[0] = 0; /* set by squeeze, which GCC cannot see */
+    const int kept = squeeze(indices->shape, stride, r, &a, shape, kept_stride);
     return indices->dtype == SGK_INT64
-               ? element_slots_i64(indices->data, r, indices->shape, stride, a, A, count, slot)
-               : element_slots_i32(indices->data, r, indices->shape, stride, a, A, count, slot);
+               ? element_slots_i64(indices->data, kept, shape, kept_stride, a, A, count, slot)
+               : element_slots_i32(indices->data, kept, shape, kept_stride, a, A, count, slot);
 }
 
 /* ---- moves ------------------------------------------------------------------- */
@@ -425,6 +454,14 @@ static inline __attribute__((always_inline)) bool gather_operands(const sgk_tens
            !sgk_overlaps(indices->data, index_bytes, output, out_bytes);
 }
 
+/* Room for a gather's count slots: on_stack, or the thread's scratch;
+   NULL when that cannot be had. */
+static inline int64_t *gather_slots(int64_t count, int64_t *on_stack)
+{
+    return count <= TINY_MAX_PAIRS ? on_stack
+                                   : sgk_thread_scratch((size_t)count * sizeof *on_stack);
+}
+
 bool sgk_tiny_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t batch_dims,
                         void *output)
 {
@@ -452,17 +489,19 @@ bool sgk_tiny_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64
             batches *= s;
     }
     const int64_t count = in / k;
-    if (count > TINY_MAX_PAIRS ||
+    if (count > TINY_MAX_GATHERED ||
         !gather_operands(data, indices, output, count * slice_len, es, dn, in * (int64_t)ies))
         return false;
-    int64_t kept[TINY_MAX_PAIRS];
-    const int64_t *slot = kept;
-    if (k == 1 && b == 0 && indices->dtype == SGK_INT64 &&
-        all_in_range(indices->data, count, data->shape[0]))
-        slot = indices->data;
-    else if (!tuple_slots(indices, batches, count / batches, (int)k, data->shape + b,
-                          per_batch, kept))
-        return false;
+    int64_t on_stack[TINY_MAX_PAIRS];
+    const int64_t *slot = indices->data;
+    if (k != 1 || b != 0 || indices->dtype != SGK_INT64 ||
+        !all_in_range(indices->data, count, data->shape[0])) {
+        int64_t *kept = gather_slots(count, on_stack);
+        if (kept == NULL || !tuple_slots(indices, batches, count / batches, (int)k,
+                                         data->shape + b, per_batch, kept))
+            return false;
+        slot = kept;
+    }
     gather_slices(output, data->data, slot, count, (size_t)slice_len * es);
     sgk_note_last_path("tiny");
     return true;
@@ -473,11 +512,12 @@ bool sgk_tiny_gather_elements(const sgk_tensor *data, const sgk_tensor *indices,
 {
     size_t es = 0, ies = 0;
     const int64_t dn = tiny_elems(data, &es), count = tiny_index_elems(indices, &ies);
-    if (dn == 0 || count == 0 || output == NULL || count > TINY_MAX_PAIRS ||
+    if (dn == 0 || count == 0 || output == NULL || count > TINY_MAX_GATHERED ||
         !gather_operands(data, indices, output, count, es, dn, count * (int64_t)ies))
         return false;
-    int64_t slot[TINY_MAX_PAIRS];
-    if (!element_slots(data, indices, axis, count, slot))
+    int64_t on_stack[TINY_MAX_PAIRS];
+    int64_t *slot = gather_slots(count, on_stack);
+    if (slot == NULL || !element_slots(data, indices, axis, count, slot))
         return false;
     gather_slices(output, data->data, slot, count, es);
     sgk_note_last_path("tiny");
