@@ -74,12 +74,23 @@ def run(model, feeds, with_sgk):
     return ov_model, compiled, out
 
 
+def subgraphs(graph):
+    for node in graph.node:
+        for a in node.attribute:
+            for g in ([a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs)):
+                yield g
+                yield from subgraphs(g)
+
+
 def converted_and_counted(model, feeds):
     """Every scatter/gather node of the exported graph is an sgk node
     (found by its output's name) or a Gather of a shape left to OpenVINO,
     and every sgk node ran once per inference (sgk.openvino_counters(),
     by the node's name in the compiled model)."""
     total = [n for n in model.graph.node if n.op_type in SCATTER_GATHER]
+    nested = [n.op_type for g in subgraphs(model.graph) for n in g.node
+              if n.op_type in SCATTER_GATHER]
+    assert not nested, f"scatter/gather inside If or Loop bodies, unchecked here: {nested}"
     ov_model, compiled = common.compile_model(model, True)
     served = {}
     for op in common.sgk_nodes(ov_model):
