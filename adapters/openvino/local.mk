@@ -66,4 +66,5 @@ TESTS += tests/test_openvino.sh
 EXTRA_DIST += tests/test_openvino.sh tests/openvino/common.py \
 	tests/openvino/test_node_tests.py tests/openvino/test_models.py tests/openvino/test_visibility.py \
 	tests/openvino/exported.py tests/openvino/test_exported_models.py \
-	adapters/openvino/local.mk python/sgk/_openvino.py bench/openvino-models.py
+	adapters/openvino/local.mk python/sgk/_openvino.py bench/openvino-models.py \
+	bench/openvino_exported.py
