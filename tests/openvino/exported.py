@@ -9,6 +9,8 @@ or library version is what the suite meets.
                     are the model's inputs and outputs; torch.onnx.export's
                     TorchScript exporter (StaticLayer's index_copy_ ->
                     ScatterElements, the embedding -> Gather)
+  llama_decode_dynamo  the same, torch.onnx.export(dynamo=True), which
+                    needs onnxscript (index_copy_ -> ScatterND)
   beam_reorder      transformers' DynamicCache.reorder_cache(beam_idx)
                     (index_select on the beam axis -> Gather); TorchScript
   beam_gather       the same plus GenerationMixin._gather_beams
@@ -30,8 +32,8 @@ import numpy as np
 
 SIZES = {"full": dict(batch=2, cache=16, beams=6, nodes=40, edges=400, feat=16, queries=100,
                       classes=91, topk=30)}
-NAMES = ("llama_decode", "beam_reorder", "beam_gather", "sage_sum", "sage_mean", "sage_max",
-         "pyg_sage", "pyg_gcn", "detr_topk")
+NAMES = ("llama_decode", "llama_decode_dynamo", "beam_reorder", "beam_gather", "sage_sum",
+         "sage_mean", "sage_max", "pyg_sage", "pyg_gcn", "detr_topk")
 
 
 def _torch():
@@ -60,7 +62,7 @@ def feeds_of(names, args):
     return {n: a.numpy() for n, a in zip(names, args)}
 
 
-def llama_decode(s):
+def _llama(s, dynamo):
     torch = _torch()
     from transformers import LlamaConfig, LlamaForCausalLM, StaticCache
     config = LlamaConfig(vocab_size=128, hidden_size=64, intermediate_size=128,
@@ -92,9 +94,19 @@ def llama_decode(s):
     kv = [torch.randn(b, heads, s["cache"], dim) for _ in range(4)]
     args = (torch.randint(0, 128, (b, 1)), torch.tensor(5), *kv)
     names = ["ids", "pos", "k0", "v0", "k1", "v1"]
-    outputs = ["logits", "llama_k0", "llama_v0", "llama_k1", "llama_v1"]
+    tag = "llama_dynamo" if dynamo else "llama"
+    outputs = ["logits"] + [f"{tag}_{n}" for n in ("k0", "v0", "k1", "v1")]
     feeds = feeds_of(names, args)
-    return export(DecodeStep(), args, names, outputs), feeds, "TorchScript exporter"
+    model = export(DecodeStep(), args, names, outputs, dynamo)
+    return model, feeds, "dynamo exporter" if dynamo else "TorchScript exporter"
+
+
+def llama_decode(s):
+    return _llama(s, False)
+
+
+def llama_decode_dynamo(s):
+    return _llama(s, True)
 
 
 def _beam(s, dynamo):
@@ -175,7 +187,8 @@ def _sage(s, aggr):
 
     args = _graph(s)
     names = ["x", "src", "dst"]
-    return export(Sage(), args, names, [f"sage_{aggr}"]), feeds_of(names, args), "TorchScript exporter"
+    model = export(Sage(), args, names, [f"sage_{aggr}"])
+    return model, feeds_of(names, args), "TorchScript exporter"
 
 
 def sage_sum(s):
