@@ -95,7 +95,7 @@ def measure(name, args, folder):
     crcs = {r: row[r].get("outputs_crc32") for r in RUNTIMES}
     row["sgk_equals_openvino"] = crcs["sgk"] == crcs["openvino"]
     row["onnxruntime_equals_sgk"] = crcs["onnxruntime"] == crcs["sgk"]
-    print(f"  {name:13} " + "  ".join(f"{r} {cell(row[r])}" for r in RUNTIMES),
+    print(f"  {name:19} " + "  ".join(f"{r} {cell(row[r])}" for r in RUNTIMES),
           file=sys.stderr, flush=True)
     return row
 
@@ -106,13 +106,13 @@ def cell(result, width=8):
 
 
 def table(rows):
-    lines = [f"{'model':13} " + " ".join(f"{r + ' ms':>15}" for r in RUNTIMES) +
+    lines = [f"{'model':19} " + " ".join(f"{r + ' ms':>15}" for r in RUNTIMES) +
              "  sgk/openvino  sgk=openvino  onnxruntime=sgk"]
     for row in rows:
         ratio = row["openvino"]["median_ms"] / row["sgk"]["median_ms"]
         ort = ("yes" if row["onnxruntime_equals_sgk"] else
                "no" if "median_ms" in row["onnxruntime"] else "-")
-        lines.append(f"{row['model']:13} " +
+        lines.append(f"{row['model']:19} " +
                      " ".join(cell(row[r], 12) for r in RUNTIMES) +
                      f"  {ratio:11.2f}x  {'yes' if row['sgk_equals_openvino'] else 'NO':>12}"
                      f"  {ort:>15}")
