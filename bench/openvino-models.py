@@ -34,7 +34,16 @@ reported, as sgk is exact where OpenVINO is not).  Writes JSON (default
 bench/results/openvino-models.json) and prints a table.  --quick uses tiny
 sizes and a few repetitions, to check that it works.
 
+--exported runs instead the models tests/openvino/test_exported_models.py
+exports with torch.onnx.export (transformers' Llama decode step and beam
+reorder, GraphSAGE, torch_geometric's SAGEConv and GCNConv, DETR top-k;
+bench/openvino_exported.py): OpenVINO alone, OpenVINO with sgk and ONNX
+Runtime on the same ONNX file, in one process, --rounds alternated rounds
+of --reps inferences, medians (default JSON
+bench/results/openvino-exported-models.json).
+
     .venv/bin/python bench/openvino-models.py [--quick] [--json PATH]
+    .venv/bin/python bench/openvino-models.py --exported [--rounds N] [--models a,b]
 """
 import argparse
 import ctypes
@@ -279,7 +288,13 @@ def main():
     parser.add_argument("--reps", type=int, default=None, help="timed inferences per latency")
     parser.add_argument("--seconds", type=float, default=None, help="throughput run length")
     parser.add_argument("--threads", type=int, default=2, help="INFERENCE_NUM_THREADS")
-    parser.add_argument("--json", default=os.path.join(HERE, "results", "openvino-models.json"))
+    parser.add_argument("--json", default=None,
+                        help="default bench/results/openvino-models.json "
+                             "(--exported: openvino-exported-models.json)")
+    parser.add_argument("--exported", action="store_true",
+                        help="the models exported by torch.onnx.export, with ONNX Runtime")
+    parser.add_argument("--rounds", type=int, default=9, help="--exported: alternated rounds")
+    parser.add_argument("--models", default="", help="--exported: a comma-separated subset")
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--child", choices=VARIANTS, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -290,6 +305,10 @@ def main():
     if args.child:
         json.dump(measure_variant(args.child, args), sys.stdout)
         return 0
+    if args.exported:
+        return exported_models(args)
+    if args.json is None:
+        args.json = os.path.join(HERE, "results", "openvino-models.json")
 
     rows, failures = [], []
     for variant in args.variants.split(","):
@@ -330,6 +349,32 @@ def main():
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
         print(f"wrote {args.json}")
+    return 1 if failures else 0
+
+
+def exported_models(args):
+    import openvino
+    import onnxruntime
+    import sgk
+    import bench_provenance
+    import openvino_exported
+    rows, failures = openvino_exported.run_all(args)
+    report = {
+        **bench_provenance.describe(),
+        "benchmark": "openvino-exported-models",
+        "openvino": openvino.__version__.split("-")[0], "onnxruntime": onnxruntime.__version__,
+        "sgk": sgk.version(), "sgk_runtime": sgk.runtime_describe(), "cpus": os.cpu_count(),
+        "threads": args.threads, "reps": args.reps, "rounds": args.rounds,
+        "failures": failures, "results": rows,
+    }
+    print(openvino_exported.table(rows))
+    for failure in failures:
+        print("failed:", failure)
+    path = args.json or os.path.join(HERE, "results", "openvino-exported-models.json")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(report, f, indent=1)
+    print(f"wrote {path}")
     return 1 if failures else 0
 
 

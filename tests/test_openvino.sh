@@ -1,12 +1,15 @@
 #!/bin/sh
 # The OpenVINO extension through OpenVINO's CPU plugin, from Python:
 # tests/openvino/test_node_tests.py (every ONNX backend node test of the
-# family, bit for bit) and tests/openvino/test_models.py (multi-node
-# models against onnx.reference and OpenVINO alone, constant-index plans,
+# family, bit for bit), tests/openvino/test_models.py (multi-node models
+# against onnx.reference and OpenVINO alone, constant-index plans,
 # concurrent requests, dynamic shapes, errors), test_visibility.py (the
-# per-node counters) and test_precision.py (bf16 inference precision).
-# For automake's TESTS; exits 77 (skipped) when numpy, onnx or openvino
-# is not importable or the extension was not built (configure found no
+# per-node counters), test_precision.py (bf16 inference precision) and
+# test_exported_models.py (models exported by torch.onnx.export from
+# transformers, torch_geometric and plain PyTorch; it fails, not skips,
+# without torch, transformers, torch_geometric or onnxscript).  For
+# automake's TESTS; exits 77 (skipped) when numpy, onnx or openvino is not
+# importable or the extension was not built (configure found no
 # OpenVINO).  Ends with "N passed, N failed".
 set -u
 
@@ -31,7 +34,8 @@ log=$(mktemp "${TMPDIR:-/tmp}/sgk-openvino.XXXXXX") || exit 99
 trap 'rm -f "$log"' EXIT HUP INT TERM
 echo "test_openvino: $("$python" --version 2>&1), $extension"
 passed=0 failed=0 status=0
-for script in test_node_tests.py test_models.py test_visibility.py test_precision.py; do
+for script in test_node_tests.py test_models.py test_visibility.py test_precision.py \
+              test_exported_models.py; do
     echo "== $script"
     SGK_LIBRARY="$library" SGK_OPENVINO_EXTENSION="$extension" PYTHONDONTWRITEBYTECODE=1 \
         SGK_BUILD_DIR=$(cd "$builddir" && pwd) \
