@@ -26,7 +26,7 @@ Workloads (inputs from a fixed seed):
                       StaticCache (index_copy_ of each layer's keys and
                       values)
 The last two are skipped, with the reason printed, when their package
-does not import; neither is in CI.
+does not import (scripts/setup-test-venv installs both).
 
 The results of the two runs are compared (float sums within PyTorch's
 tolerance: their order of accumulation differs, docs/semantics.md).  After
