@@ -14,7 +14,7 @@
        cover + write output
        (memory moves whole lines: a line read for one output serves every
        other output in it, and a row gathered twice need not be read twice;
-       bench/peers.py counts the same way)
+       bench/peer_workloads.py counts the same way)
 
    Inputs are deterministic (fixed seeds).  Float values are multiples of
    1/256 below 128 in magnitude, finite and exact; float16 values are random
