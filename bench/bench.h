@@ -5,7 +5,8 @@
 
    bench.c      options, copy bandwidth, the timing loop
    floor.c      the traffic floor: the workload's bytes moved with no index work
-   workloads.c  the workload suite, its traffic formulas and result checks
+   workloads.c  the workload suite and its traffic formulas; the workloads,
+                their inputs and result checks in the files workloads.h lists
    report.c     the table on stdout and the JSON file
    provenance.c the commit and date a run records
    callers.c    --callers: throughput of concurrent one-shot callers */

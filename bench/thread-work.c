@@ -27,7 +27,7 @@
 
 enum { ROW = 64 };
 
-static uint64_t mix64(uint64_t x) /* bench/workloads.c's generator */
+static uint64_t mix64(uint64_t x) /* bench/workload_inputs.c's generator */
 {
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;

@@ -1,4 +1,4 @@
-/* sgk-bench's tiny workloads (bench/workloads.c, "tiny"), one form at a
+/* sgk-bench's tiny workloads (bench/workloads_tiny.c), one form at a
    time, for bench/tiny-callgrind: each operator on [16, 16] float32 as a
    one-shot call, as sgk_execute of a reused plan, and as the plain C loop
    sgk-bench times beside them (the same loops, the same shapes and
@@ -32,7 +32,7 @@ static float data[TINY * TINY], upd[TINY * TINY], out[TINY * TINY];
 /* Keeps the compiler from dropping or merging the repeated calls. */
 #define OPAQUE(p) __asm__ volatile("" : : "r"(p) : "memory")
 
-/* ---- the C loops of bench/workloads.c ----------------------------------- */
+/* ---- the C loops of bench/workloads_tiny.c ------------------------------ */
 
 static __attribute__((noipa)) int scatter_nd_loop(const tiny_case *c)
 {
@@ -151,7 +151,7 @@ static int run(const char *name, const tiny_case *c, measure_fn forms[3], int re
     return failed;
 }
 
-static uint64_t mix64(uint64_t x) /* bench/workloads.c's generator */
+static uint64_t mix64(uint64_t x) /* bench/workload_inputs.c's generator */
 {
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;

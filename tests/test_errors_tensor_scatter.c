@@ -140,6 +140,17 @@ static void test_tensor_scatter_valid(void **state)
     assert_int_equal(sgk_tensor_scatter_mode_from_name("ring", &m), SGK_ERR_INVALID_ARGUMENT);
 }
 
+/* The last batch's write index out of range (each_bad_index). */
+static void ts_bad_write_index(void *ctx, int64_t value, sgk_dtype index_type,
+                               const char *label, const char *needle)
+{
+    (void)ctx;
+    tcase c = ts_base();
+    c.w[1] = value;
+    c.write.dtype = index_type;
+    RUN_TS(label, &c, SGK_ERR_INDEX_OUT_OF_RANGE, needle);
+}
+
 /* Linear writes that leave the sequence: past its end, before its start,
    at the int32 and int64 limits (where w + sequence_length overflows),
    found in the last batch. */
@@ -150,18 +161,8 @@ static void test_tensor_scatter_write_positions(void **state)
     static const char *const text[] = {"= 5", "= 6", "= 1000", "= -1", "= 2147483647",
                                        "= -2147483648", "= 9223372036854775807",
                                        "= -9223372036854775808"};
-    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
-        for (int ix = 0; ix < 2; ix++) {
-            if (ix == 0 && (bad[k] > INT32_MAX || bad[k] < INT32_MIN))
-                continue;
-            tcase c = ts_base();
-            c.w[1] = bad[k];
-            c.write.dtype = ix ? SGK_INT64 : SGK_INT32;
-            char label[96];
-            snprintf(label, sizeof label, "write index %lld (%s)", (long long)bad[k],
-                     ix ? "int64" : "int32");
-            RUN_TS(label, &c, SGK_ERR_INDEX_OUT_OF_RANGE, text[k]);
-        }
+    each_bad_index("write index", bad, text, sizeof bad / sizeof bad[0], ts_bad_write_index,
+                   NULL);
     tcase c = ts_base();
     c.w[0] = 7;
     RUN_TS("first batch named", &c, SGK_ERR_INDEX_OUT_OF_RANGE, "write_indices[0] = 7");

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs the Python binding's tests (tests/python/test_binding.py,
+# Runs the Python binding's tests (tests/python/test_binding.py and
+# test_binding_types.py, test_binding_plans.py, test_binding_errors.py,
 # tests/python/test_extension.py, tests/python/test_gather_tensor_scatter.py,
 # tests/python/test_typing.py: stubs, py.typed and mypy --strict, and
 # tests/python/test_doctor.py: python -m sgk) against the library and
@@ -15,7 +16,8 @@ name=test_python modules="numpy" marker=tests/python/test_binding.py
 
 echo "test_python: $("$python" --version 2>&1), library $library"
 status=0 passed=0 failed=0 skipped=0
-for suite in test_binding.py test_extension.py test_gather_tensor_scatter.py test_typing.py \
+for suite in test_binding.py test_binding_types.py test_binding_plans.py \
+    test_binding_errors.py test_extension.py test_gather_tensor_scatter.py test_typing.py \
     test_doctor.py; do
     out=$(PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH} \
         "$python" "$top_srcdir/tests/python/$suite" 2>&1)

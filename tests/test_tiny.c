@@ -33,9 +33,8 @@
 
 #include "support/common.h"
 #include "support/reference.h"
+#include "support/tiny_cases.h"
 #include "sgk.h"
-
-enum { OP_SND, OP_SEL, OP_GND, OP_GEL };
 
 /* ---- the configuration under test ------------------------------------------ */
 
@@ -75,159 +74,26 @@ static void check_path(const char *what)
         fail_msg("%s: took the tiny lane where the configuration closes it", what);
 }
 
-/* ---- values ----------------------------------------------------------------- */
-
-static const char *const words[] = {"a", "bb", "ccc", "dddd", "eeeee", "ffffff"};
-
-/* n elements of type t: small numbers (a NaN and a negative zero among
-   floats, so that max/min and sign handling show), 0/1 for bool, pointers
-   to static words for strings. */
-static void fill(tc_rng *r, sgk_dtype t, void *p, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++) {
-        const double v = (double)tc_rng_range(r, -9, 9) * 0.75;
-        const bool nan = tc_rng_percent(r, 5), nzero = tc_rng_percent(r, 5);
-        const double f = nan ? (double)NAN : nzero ? -0.0 : v;
-        switch (t) {
-        case SGK_BOOL: ((uint8_t *)p)[i] = (uint8_t)tc_rng_below(r, 2); break;
-        case SGK_INT8: case SGK_UINT8: ((uint8_t *)p)[i] = (uint8_t)tc_rng_next(r); break;
-        case SGK_INT16: case SGK_UINT16: ((uint16_t *)p)[i] = (uint16_t)tc_rng_next(r); break;
-        case SGK_INT32: case SGK_UINT32: ((uint32_t *)p)[i] = (uint32_t)tc_rng_next(r); break;
-        case SGK_INT64: case SGK_UINT64: ((uint64_t *)p)[i] = tc_rng_next(r); break;
-        case SGK_FLOAT16: ((uint16_t *)p)[i] = ref_f32_to_f16((float)f); break;
-        case SGK_BFLOAT16: ((uint16_t *)p)[i] = ref_f32_to_bf16((float)f); break;
-        case SGK_FLOAT32: ((float *)p)[i] = (float)f; break;
-        case SGK_FLOAT64: ((double *)p)[i] = f; break;
-        case SGK_COMPLEX64: ((float *)p)[2 * i] = (float)f, ((float *)p)[2 * i + 1] = (float)v; break;
-        case SGK_COMPLEX128: ((double *)p)[2 * i] = f, ((double *)p)[2 * i + 1] = v; break;
-        case SGK_STRING: ((const char **)p)[i] = words[tc_rng_below(r, 6)]; break;
-        }
-    }
-}
-
-/* n index values in [-dim, dim), a quarter of them negative, or all
-   non-negative (the lane's fast check) when positive_only. */
-static void fill_indices(tc_rng *r, int64_t *idx, int64_t n, int64_t dim, bool positive_only)
-{
-    for (int64_t i = 0; i < n; i++) {
-        idx[i] = tc_rng_below(r, dim);
-        if (!positive_only && tc_rng_percent(r, 25))
-            idx[i] -= dim;
-    }
-}
-
-/* ---- one case --------------------------------------------------------------- */
-
-typedef struct {
-    int op;
-    int32_t data_rank, index_rank;
-    int64_t data_shape[4], index_shape[4];
-    int64_t attr; /* axis or batch_dims */
-    /* the dimension each index value indexes, per coordinate of a tuple
-       (ND: index column j indexes data dimension attr + j) */
-} shape_case;
-
-static int64_t numel(int32_t rank, const int64_t *shape)
-{
-    return tc_numel(rank, shape);
-}
-
-/* The extent index element i must stay within. */
-static int64_t index_dim(const shape_case *s, int64_t i)
-{
-    if (s->op == OP_SEL || s->op == OP_GEL) {
-        const int64_t axis = s->attr < 0 ? s->attr + s->data_rank : s->attr;
-        return s->data_shape[axis];
-    }
-    const int64_t k = s->index_shape[s->index_rank - 1];
-    const int64_t b = s->op == OP_GND ? s->attr : 0;
-    return s->data_shape[b + i % k];
-}
-
-static void fill_case_indices(tc_rng *r, const shape_case *s, int64_t *idx, int64_t n,
-                              bool positive_only)
-{
-    for (int64_t i = 0; i < n; i++)
-        fill_indices(r, idx + i, 1, index_dim(s, i), positive_only);
-}
-
-/* Output shape and element count. */
-static int64_t output_elems(const shape_case *s)
-{
-    if (s->op == OP_SND || s->op == OP_SEL)
-        return numel(s->data_rank, s->data_shape);
-    if (s->op == OP_GEL)
-        return numel(s->index_rank, s->index_shape);
-    const int64_t k = s->index_shape[s->index_rank - 1], b = s->attr;
-    return numel(s->index_rank - 1, s->index_shape) *
-           tc_numel((int32_t)(s->data_rank - b - k), s->data_shape + b + k);
-}
-
-/* Updates' shape for ScatterND: indices.shape[:-1] ++ data.shape[k:]. */
-static int32_t updates_shape(const shape_case *s, int64_t *shape)
-{
-    if (s->op == OP_SEL) {
-        memcpy(shape, s->index_shape, sizeof s->index_shape);
-        return s->index_rank;
-    }
-    const int64_t k = s->index_shape[s->index_rank - 1];
-    int32_t rank = 0;
-    for (int d = 0; d < s->index_rank - 1; d++)
-        shape[rank++] = s->index_shape[d];
-    for (int d = (int)k; d < s->data_rank; d++)
-        shape[rank++] = s->data_shape[d];
-    return rank;
-}
-
-static sgk_status call(const shape_case *s, const sgk_tensor *data, const sgk_tensor *indices,
-                       const sgk_tensor *updates, sgk_reduction red, void *out)
-{
-    switch (s->op) {
-    case OP_SND: return sgk_scatter_nd(data, indices, updates, red, out);
-    case OP_SEL: return sgk_scatter_elements(data, indices, updates, s->attr, red, out);
-    case OP_GND: return sgk_gather_nd(data, indices, s->attr, out);
-    default: return sgk_gather_elements(data, indices, s->attr, out);
-    }
-}
-
-static void reference(const shape_case *s, const sgk_tensor *data, const sgk_tensor *indices,
-                      const sgk_tensor *updates, sgk_reduction red, void *out)
-{
-    switch (s->op) {
-    case OP_SND: ref_scatter_nd(data, indices, updates, red, out); break;
-    case OP_SEL: ref_scatter_elements(data, indices, updates, s->attr, red, out); break;
-    case OP_GND: ref_gather_nd(data, indices, s->attr, out); break;
-    default: ref_gather_elements(data, indices, s->attr, out); break;
-    }
-}
-
-static const char *op_name(int op)
-{
-    static const char *const names[] = {"scatter_nd", "scatter_elements", "gather_nd",
-                                        "gather_elements"};
-    return names[op];
-}
-
 /* One call of s with type t, reduction red and the index type, against
    the reference; then in place for scatters. */
 static void run_case(const shape_case *s, sgk_dtype t, sgk_reduction red, sgk_dtype itype,
                      bool positive_only, tc_rng *r)
 {
     const size_t es = sgk_dtype_size(t);
-    const int64_t dn = numel(s->data_rank, s->data_shape);
-    const int64_t in = numel(s->index_rank, s->index_shape);
-    const int64_t on = output_elems(s);
+    const int64_t dn = tc_numel(s->data_rank, s->data_shape);
+    const int64_t in = tc_numel(s->index_rank, s->index_shape);
+    const int64_t on = tiny_output_elems(s);
     int64_t ushape[8];
-    const int32_t urank = updates_shape(s, ushape);
-    const int64_t un = numel(urank, ushape);
+    const int32_t urank = tiny_updates_shape(s, ushape);
+    const int64_t un = tc_numel(urank, ushape);
     const bool scatter = s->op == OP_SND || s->op == OP_SEL;
     void *data = xmalloc((size_t)dn * es), *upd = xmalloc((size_t)un * es);
     void *got = xmalloc((size_t)on * es), *want = xmalloc((size_t)on * es);
     int64_t *idx64 = xmalloc((size_t)in * sizeof *idx64);
     int32_t *idx32 = xmalloc((size_t)in * sizeof *idx32);
-    fill(r, t, data, dn);
-    fill(r, t, upd, un);
-    fill_case_indices(r, s, idx64, in, positive_only);
+    tiny_fill(r, t, data, dn);
+    tiny_fill(r, t, upd, un);
+    tiny_fill_case_indices(r, s, idx64, in, positive_only);
     for (int64_t i = 0; i < in; i++)
         idx32[i] = (int32_t)idx64[i];
     const sgk_tensor dt = {t, s->data_rank, s->data_shape, data};
@@ -235,13 +101,13 @@ static void run_case(const shape_case *s, sgk_dtype t, sgk_reduction red, sgk_dt
                            itype == SGK_INT32 ? (void *)idx32 : (void *)idx64};
     const sgk_tensor ut = {t, urank, ushape, upd};
     char what[160];
-    snprintf(what, sizeof what, "%s %s %s, %s indices%s, attr %lld", op_name(s->op),
+    snprintf(what, sizeof what, "%s %s %s, %s indices%s, attr %lld", tiny_op_name(s->op),
              tc_dtype_name(t), tc_reduction_name(red), tc_dtype_name(itype),
              positive_only ? " (non-negative)" : "", (long long)s->attr);
 
     memset(got, 0xA5, (size_t)on * es);
-    reference(s, &dt, &it, &ut, red, want);
-    sgk_status st = call(s, &dt, &it, &ut, red, got);
+    tiny_reference(s, &dt, &it, &ut, red, want);
+    sgk_status st = tiny_call(s, &dt, &it, &ut, red, got);
     if (st != SGK_OK)
         fail_msg("%s: %s (%s)", what, tc_status_name(st), tc_last_error());
     check_path(what);
@@ -251,7 +117,7 @@ static void run_case(const shape_case *s, sgk_dtype t, sgk_reduction red, sgk_dt
                      (long long)e);
     if (scatter) {
         /* in place: the data becomes the output */
-        st = call(s, &dt, &it, &ut, red, data);
+        st = tiny_call(s, &dt, &it, &ut, red, data);
         if (st != SGK_OK)
             fail_msg("%s in place: %s (%s)", what, tc_status_name(st), tc_last_error());
         check_path(what);
@@ -323,19 +189,19 @@ static void bad_index(const shape_case *s, sgk_dtype itype, int64_t at, int64_t 
                       tc_rng *r)
 {
     const sgk_dtype t = SGK_FLOAT32;
-    const int64_t dn = numel(s->data_rank, s->data_shape);
-    const int64_t in = numel(s->index_rank, s->index_shape), on = output_elems(s);
+    const int64_t dn = tc_numel(s->data_rank, s->data_shape);
+    const int64_t in = tc_numel(s->index_rank, s->index_shape), on = tiny_output_elems(s);
     int64_t ushape[8];
-    const int32_t urank = updates_shape(s, ushape);
+    const int32_t urank = tiny_updates_shape(s, ushape);
     const bool scatter = s->op == OP_SND || s->op == OP_SEL;
-    float *data = xmalloc((size_t)dn * 4), *upd = xmalloc((size_t)numel(urank, ushape) * 4);
+    float *data = xmalloc((size_t)dn * 4), *upd = xmalloc((size_t)tc_numel(urank, ushape) * 4);
     float *out = xmalloc((size_t)on * 4), *saved = xmalloc((size_t)dn * 4);
     uint8_t *pattern = xmalloc((size_t)on * 4);
     int64_t *idx64 = xmalloc((size_t)in * 8);
     int32_t *idx32 = xmalloc((size_t)in * 4);
-    fill(r, t, data, dn);
-    fill(r, t, upd, numel(urank, ushape));
-    fill_case_indices(r, s, idx64, in, false);
+    tiny_fill(r, t, data, dn);
+    tiny_fill(r, t, upd, tc_numel(urank, ushape));
+    tiny_fill_case_indices(r, s, idx64, in, false);
     idx64[at] = value;
     for (int64_t i = 0; i < in; i++)
         idx32[i] = (int32_t)idx64[i];
@@ -349,18 +215,18 @@ static void bad_index(const shape_case *s, sgk_dtype itype, int64_t at, int64_t 
         tc_fill_pattern(out, (size_t)on * 4);
         memcpy(pattern, out, (size_t)on * 4);
         memcpy(saved, data, (size_t)dn * 4);
-        const sgk_status st = call(s, &dt, &it, &ut, SGK_REDUCE_ADD, in_place ? data : out);
+        const sgk_status st = tiny_call(s, &dt, &it, &ut, SGK_REDUCE_ADD, in_place ? data : out);
         const char *msg = tc_last_error();
         if (st != SGK_ERR_INDEX_OUT_OF_RANGE)
             fail_msg("%s, index %lld = %lld%s: %s, not SGK_ERR_INDEX_OUT_OF_RANGE",
-                     op_name(s->op), (long long)at, (long long)value,
+                     tiny_op_name(s->op), (long long)at, (long long)value,
                      in_place ? " in place" : "", tc_status_name(st));
-        if (strncmp(msg, op_name(s->op), strlen(op_name(s->op))) != 0 ||
+        if (strncmp(msg, tiny_op_name(s->op), strlen(tiny_op_name(s->op))) != 0 ||
             strstr(msg, needle) == NULL || strstr(msg, "out of range") == NULL)
-            fail_msg("%s, index %lld = %lld: message \"%s\"", op_name(s->op), (long long)at,
+            fail_msg("%s, index %lld = %lld: message \"%s\"", tiny_op_name(s->op), (long long)at,
                      (long long)value, msg);
         if (memcmp(out, pattern, (size_t)on * 4) != 0 || memcmp(data, saved, (size_t)dn * 4) != 0)
-            fail_msg("%s, index %lld = %lld%s: the failed call wrote", op_name(s->op),
+            fail_msg("%s, index %lld = %lld%s: the failed call wrote", tiny_op_name(s->op),
                      (long long)at, (long long)value, in_place ? " in place" : "");
     }
     free(data), free(upd), free(out), free(saved), free(pattern), free(idx64), free(idx32);
@@ -372,10 +238,10 @@ static void test_bad_indices_write_nothing(void **state)
     tc_rng r = {0xbad};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         const shape_case *s = &cases[c];
-        const int64_t in = numel(s->index_rank, s->index_shape);
+        const int64_t in = tc_numel(s->index_rank, s->index_shape);
         const int64_t places[] = {0, in / 2, in - 1};
         for (int p = 0; p < 3; p++) {
-            const int64_t dim = index_dim(s, places[p]);
+            const int64_t dim = tiny_index_dim(s, places[p]);
             for (int i = 0; i < 2; i++) {
                 const sgk_dtype itype = i ? SGK_INT32 : SGK_INT64;
                 bad_index(s, itype, places[p], dim, &r);
@@ -404,7 +270,7 @@ static void test_past_the_bounds(void **state)
         run_case(&big[c], SGK_INT8, SGK_REDUCE_NONE, SGK_INT32, false, &r);
         const char *path = sgk_last_path();
         if (path != NULL && strcmp(path, "tiny") == 0)
-            fail_msg("%s of %lld pairs took the tiny lane", op_name(big[c].op),
+            fail_msg("%s of %lld pairs took the tiny lane", tiny_op_name(big[c].op),
                      (long long)big[c].index_shape[0]);
     }
     within_bounds = true;

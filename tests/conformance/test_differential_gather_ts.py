@@ -22,13 +22,17 @@ explains.  A cause is checked, not assumed:
 
   lowered-TYPE            OpenVINO computes int64/uint64/uint32 as int32 and
                           float64 as float32 (tests/conformance/
-                          test_differential.py's OV_LOWERING)
+                          differential_causes.py's OV_LOWERING)
   negative-circular       onnxruntime rejects a negative write index in
                           circular mode, and agrees once it is taken modulo
                           max_sequence_length
 
 The disagreements and the probes are appended as Markdown to --findings
 (after test_differential.py's).  Ends with cmocka-style summary lines.
+
+The cases are made in gather_ts_cases.py and the peers run in
+gather_ts_peers.py; this file runs sgk and the definition, explains the
+peers' disagreements, and writes the probes and the report.
 """
 import argparse
 import os
@@ -45,12 +49,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import definition  # noqa: E402
 import sgk  # noqa: E402
 from definition import BFLOAT16  # noqa: E402
-from test_differential import OV_LOWERING, np_dtype, random_values  # noqa: E402
+from differential_cases import np_dtype  # noqa: E402
+from differential_causes import OV_LOWERING  # noqa: E402
+from gather_ts_cases import Case, build_cases  # noqa: E402
+from gather_ts_peers import OPS, load_peers  # noqa: E402
 
-SEED = 20261124
-DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
-          "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string"]
-OPS = {"gather": ("Gather", 13), "tensor_scatter": ("TensorScatter", 24)}
 CLASS_TEXT = {
     "lowered-int64": "the peer computes int64 as int32 (values outside int32 are truncated)",
     "lowered-uint64": "the peer computes uint64 as int32 (truncated, sign-extended back)",
@@ -68,252 +71,6 @@ RIGHT_SIDE = {
     "negative-circular": "sgk: the pseudocode's `%` is Python's, defined for negative "
                          "values; the peer is stricter than the specification",
 }
-
-
-class Case:
-    def __init__(self, op, dtype_name, data, indices=None, update=None, axis=0, mode="linear",
-                 tag=""):
-        self.op, self.dtype_name = op, dtype_name
-        self.data, self.indices, self.update = data, indices, update
-        self.axis, self.mode, self.tag = axis, mode, tag
-        self.id = ""
-
-    def inputs(self):
-        """(ONNX input names, arrays) of the node."""
-        if self.op == "gather":
-            return ["data", "indices"], [self.data, self.indices]
-        names, arrays = ["past_cache", "update"], [self.data, self.update]
-        if self.indices is not None:
-            names.append("write_indices")
-            arrays.append(self.indices)
-        return names, arrays
-
-    def attrs(self):
-        if self.op == "gather":
-            return {"axis": self.axis}
-        return {"axis": self.axis, "mode": self.mode}
-
-    def call(self):
-        """The call as text: values as lists."""
-        def show(a):
-            if a is None:
-                return "None"
-            return repr((a.astype(np.float32) if a.dtype == BFLOAT16 else a).tolist())
-        if self.op == "gather":
-            return (f"gather(data={show(self.data)}, indices={show(self.indices)}, "
-                    f"axis={self.axis}), {self.dtype_name}")
-        return (f"tensor_scatter(past_cache={show(self.data)}, update={show(self.update)}, "
-                f"write_indices={show(self.indices)}, axis={self.axis}, mode={self.mode}), "
-                f"{self.dtype_name}")
-
-
-# ---- the peers ---------------------------------------------------------------
-
-def _onnx_model(case, out_name="y"):
-    from onnx import TensorProto, helper
-
-    def elem(a):
-        return TensorProto.STRING if a.dtype.kind in "OUS" else \
-            helper.np_dtype_to_tensor_dtype(a.dtype)
-    op, opset = OPS[case.op]
-    names, arrays = case.inputs()
-    node = helper.make_node(op, names, [out_name], **case.attrs())
-    graph = helper.make_graph(
-        [node], "g", [helper.make_tensor_value_info(n, elem(a), list(a.shape))
-                      for n, a in zip(names, arrays)],
-        [helper.make_tensor_value_info(out_name, elem(case.data), list(case.data.shape)
-                                       if case.op == "tensor_scatter" else None)])
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-
-
-class OnnxReference:
-    name, label = "onnx-ref", "onnx.reference.ReferenceEvaluator"
-    ops = {"gather": "Gather-13", "tensor_scatter": "TensorScatter-24"}
-
-    def __init__(self):
-        import onnx
-        from onnx.reference import ReferenceEvaluator
-        self.Evaluator = ReferenceEvaluator
-        self.version = f"onnx {onnx.__version__}"
-
-    def supports(self, case):
-        return True
-
-    def run(self, case):
-        names, arrays = case.inputs()
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            return np.asarray(self.Evaluator(_onnx_model(case)).run(
-                None, dict(zip(names, arrays)))[0])
-
-
-class OnnxRuntime:
-    name, label = "onnxruntime", "onnxruntime CPU provider"
-    ops = {"gather": "Gather-13", "tensor_scatter": "TensorScatter-24"}
-
-    def __init__(self):
-        import onnxruntime as ort
-        self.ort = ort
-        self.version = f"onnxruntime {ort.__version__}"
-        self.options = ort.SessionOptions()
-        self.options.log_severity_level = 4  # its copy warning and errors, on every run
-        self.options.intra_op_num_threads = 2
-
-    def supports(self, case):
-        # numpy has no bfloat16 the binding takes; TensorScatter is
-        # registered for fixed-size types only
-        if case.dtype_name == "bfloat16":
-            return False
-        return not (case.op == "tensor_scatter" and case.dtype_name == "string")
-
-    def session(self, case):
-        return self.ort.InferenceSession(_onnx_model(case).SerializeToString(), self.options,
-                                         providers=["CPUExecutionProvider"])
-
-    def run(self, case):
-        names, arrays = case.inputs()
-        return np.asarray(self.session(case).run(None, dict(zip(names, arrays)))[0])
-
-    def run_in_place(self, case):
-        """TensorScatter with the present cache IO-bound to the past cache's
-        buffer (onnxruntime's in-place form): returns the cache after the
-        call, and what the call raised (or None)."""
-        cache = case.data.copy()
-        session = self.session(case)
-        binding = session.io_binding()
-        value = self.ort.OrtValue.ortvalue_from_numpy(cache)
-        names, arrays = case.inputs()
-        binding.bind_ortvalue_input("past_cache", value)
-        for n, a in zip(names[1:], arrays[1:]):
-            binding.bind_cpu_input(n, a)
-        binding.bind_ortvalue_output("y", value)
-        try:
-            session.run_with_iobinding(binding)
-            error = None
-        except Exception as e:  # noqa: BLE001 - recorded, not judged
-            error = e
-        return value.numpy(), error
-
-
-class OpenVINO:
-    name, label = "openvino", "OpenVINO CPU plugin"
-    ops = {"gather": "Gather-8"}
-
-    def __init__(self):
-        import openvino as ov
-        self.ov = ov
-        self.core = ov.Core()
-        self.core.set_property("CPU", {"INFERENCE_PRECISION_HINT": "f32"})
-        self.version = f"openvino {ov.__version__.split('-')[0]}"
-
-    def supports(self, case):
-        # OpenVINO 2026.4 dies of SIGFPE compiling a Gather of empty indices
-        # (a probe records it without running it)
-        return case.op == "gather" and case.indices.size > 0 and \
-            case.dtype_name not in ("string", "complex64", "complex128")
-
-    def run(self, case):
-        ov = self.ov
-        data, indices = case.data, case.indices
-
-        def ov_type(a):
-            return ov.Type.bf16 if a.dtype == BFLOAT16 else ov.Type(a.dtype)
-        params = [ov.opset1.parameter(list(a.shape), ov_type(a)) for a in (data, indices)]
-        axis = ov.opset1.constant(np.array(case.axis, dtype=np.int64))
-        node = ov.opset8.gather(params[0], params[1], axis, 0)
-        request = self.core.compile_model(ov.Model([node], params), "CPU").create_infer_request()
-        tensors = []
-        for a in (data, indices):
-            a = np.require(a, requirements="C")
-            tensors.append(ov.Tensor(a.view(np.uint16), list(a.shape), ov.Type.bf16)
-                           if a.dtype == BFLOAT16 else ov.Tensor(a))
-        request.infer(tensors)
-        out = np.array(request.get_output_tensor(0).data, copy=True)
-        if data.dtype == BFLOAT16:
-            out = out.view(np.uint16).view(BFLOAT16)
-        return out.reshape(request.get_output_tensor(0).shape)
-
-    def converts_tensor_scatter(self, case):
-        """Whether OpenVINO's ONNX frontend reads a TensorScatter model at
-        all: (True, None) or (False, the error)."""
-        import tempfile
-        with tempfile.NamedTemporaryFile(suffix=".onnx") as f:
-            f.write(_onnx_model(case).SerializeToString())
-            f.flush()
-            try:
-                self.ov.convert_model(f.name)
-                return True, None
-            except Exception as e:  # noqa: BLE001 - that is the finding
-                return False, e
-
-
-def load_peers():
-    peers, missing = [], []
-    for cls, module in ((OnnxReference, "onnx"), (OnnxRuntime, "onnxruntime"),
-                        (OpenVINO, "openvino")):
-        try:
-            peers.append(cls())
-        except ImportError as e:
-            missing.append(f"{cls.name}: {module} is not importable ({e}); skipped")
-    return peers, missing
-
-
-# ---- random cases ------------------------------------------------------------
-
-def dims(rng, rank, lo, hi):
-    return tuple(int(v) for v in rng.integers(lo, hi + 1, size=rank))
-
-
-def gen_gather(rng, name):
-    rank = int(rng.integers(1, 5))
-    shape = dims(rng, rank, 1, 5 if rank < 4 else 3)
-    axis = int(rng.integers(-rank, rank))
-    size = shape[axis]
-    ishape = dims(rng, int(rng.integers(0, 3)), 0 if rng.random() < 0.1 else 1, 4)
-    itype = np.int32 if rng.random() < 0.4 else np.int64
-    indices = rng.integers(-size, size, size=ishape).astype(itype)
-    return Case("gather", name, random_values(rng, name, shape), np.asarray(indices),
-                axis=axis)
-
-
-def gen_tensor_scatter(rng, name, mode):
-    rank = int(rng.integers(2, 5))
-    shape = dims(rng, rank, 1, 5 if rank < 4 else 3)
-    axis = int(rng.integers(1, rank))
-    ushape = list(shape)
-    ushape[axis] = seq = int(rng.integers(0, shape[axis] + 1))
-    length = shape[axis]
-    if mode == "linear":
-        w = rng.integers(0, length - seq + 1, size=shape[0])
-    else:
-        w = rng.integers(-2 * length, 3 * length, size=shape[0])
-    itype = np.int64  # ONNX's type; sgk's int32 is tested by its own suites
-    indices = None if rng.random() < 0.15 else w.astype(itype)
-    if rng.random() < 0.5:
-        axis -= rank
-    return Case("tensor_scatter", name, random_values(rng, name, shape),
-                indices, random_values(rng, name, tuple(ushape)), axis=axis, mode=mode)
-
-
-def build_cases(reps):
-    rng = np.random.default_rng(SEED)
-    cases = []
-    for name in DTYPES:
-        for _ in range(2 * reps):
-            cases.append(gen_gather(rng, name))
-        for mode in ("linear", "circular"):
-            for _ in range(reps):
-                cases.append(gen_tensor_scatter(rng, name, mode))
-    # a decode step of batch 4 into a ring buffer, and an embedding lookup
-    cases.append(Case("tensor_scatter", "float16",
-                      random_values(rng, "float16", (4, 8, 256, 64)),
-                      np.array([0, 255, 256, -1], np.int64),
-                      random_values(rng, "float16", (4, 8, 1, 64)), axis=-2, mode="circular"))
-    cases.append(Case("gather", "float32", random_values(rng, "float32", (1000, 64)),
-                      rng.integers(-1000, 1000, size=(8, 128)), axis=0))
-    for n, c in enumerate(cases):
-        c.id = f"{c.op}#{n}"
-    return cases
 
 
 # ---- running sgk and the definition ------------------------------------------

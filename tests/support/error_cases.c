@@ -318,3 +318,17 @@ void test_base_cases_valid(void **state)
         assert_int_equal(call_oneshot(&c, &c.data, out), SGK_OK);
     }
 }
+
+void each_bad_index(const char *what, const int64_t *bad, const char *const *needles, size_t n,
+                    bad_index_case try_one, void *ctx)
+{
+    for (size_t k = 0; k < n; k++)
+        for (int ix = 0; ix < 2; ix++) {
+            if (ix == 0 && (bad[k] > INT32_MAX || bad[k] < INT32_MIN))
+                continue;
+            char label[96];
+            snprintf(label, sizeof label, "%s %lld (%s)", what, (long long)bad[k],
+                     ix ? "int64" : "int32");
+            try_one(ctx, bad[k], ix ? SGK_INT64 : SGK_INT32, label, needles[k]);
+        }
+}

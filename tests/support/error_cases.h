@@ -115,6 +115,19 @@ void run_case_at(const char *file, int line, const char *label, const opcase *c,
    error cases sit next to. */
 void test_base_cases_valid(void **state);
 
+/* ---- out-of-range index values ------------------------------------------ */
+
+/* One out-of-range index value to try: label names the value and its index
+   type for a failure, needle is how sgk's message must show the value. */
+typedef void (*bad_index_case)(void *ctx, int64_t value, sgk_dtype index_type,
+                               const char *label, const char *needle);
+
+/* Calls try_one for each of the n values bad[k] (needles[k]: as the message
+   shows it) as an int32 index where it fits in one, then as an int64 index,
+   labelled "<what> <value> (<type>)". */
+void each_bad_index(const char *what, const int64_t *bad, const char *const *needles, size_t n,
+                    bad_index_case try_one, void *ctx);
+
 /* Four cmocka tests, one per operator, of a test that reads its operator
    from *state. */
 #define PER_OP(name, fn)                                                        \
