@@ -38,8 +38,8 @@ sizes and a few repetitions, to check that it works.
 exports with torch.onnx.export (transformers' Llama decode step and beam
 reorder, GraphSAGE, torch_geometric's SAGEConv and GCNConv, DETR top-k;
 bench/openvino_exported.py): OpenVINO alone, OpenVINO with sgk and ONNX
-Runtime on the same ONNX file, in one process, --rounds alternated rounds
-of --reps inferences, medians (default JSON
+Runtime on the same ONNX file, in one process, at 1 and 2 streams,
+--rounds alternated rounds of --reps inferences, medians (default JSON
 bench/results/openvino-exported-models.json).
 
     .venv/bin/python bench/openvino-models.py [--quick] [--json PATH]

@@ -7,6 +7,8 @@ which three runtimes load in one process:
   sgk          the same with sgk's extension (on OpenVINO's oneTBB threads)
   onnxruntime  ONNX Runtime's CPU provider, on the same file
 
+Each model runs with 1 and with 2 streams (OpenVINO's NUM_STREAMS sharing
+the threads; ONNX Runtime, which has none, with one stream's threads).
 Each round runs every runtime on the same inputs, --reps inferences each,
 in an order that rotates from round to round (so drift in the machine's
 load falls on all of them alike); a runtime's figure is the median over
@@ -37,12 +39,15 @@ def crc(arrays):
     return value
 
 
-def sessions(path, threads):
-    """{runtime: callable(feeds) -> list of arrays} for one ONNX file."""
+def sessions(path, threads, streams):
+    """{runtime: callable(feeds) -> list of arrays} for one ONNX file: the
+    OpenVINO ones compiled for `streams` streams sharing `threads`, one
+    request timed (on one stream's threads); ONNX Runtime, which has no
+    streams, with as many threads as one stream has."""
     import onnxruntime
     import openvino as ov
     import sgk
-    config = {"INFERENCE_NUM_THREADS": str(threads), "NUM_STREAMS": "1",
+    config = {"INFERENCE_NUM_THREADS": str(threads), "NUM_STREAMS": str(streams),
               "INFERENCE_PRECISION_HINT": "f32"}
     run = {}
     for name in ("openvino", "sgk"):
@@ -56,7 +61,7 @@ def sessions(path, threads):
             return [np.array(t.data) for t in request.output_tensors]
         run[name] = infer
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = threads
+    options.intra_op_num_threads = max(1, threads // streams)
     options.inter_op_num_threads = 1
     try:
         session = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
@@ -66,13 +71,13 @@ def sessions(path, threads):
     return run
 
 
-def measure(name, args, folder):
+def measure(name, args, folder, streams):
     import exported
     import onnx
     model, feeds, exporter = exported.build(name)
     path = os.path.join(folder, name + ".onnx")
     onnx.save(model, path)
-    run = sessions(path, args.threads)
+    run = sessions(path, args.threads, streams)
     errors = {r: run.pop(r) for r in RUNTIMES if isinstance(run[r], str)}
     outputs = {r: run[r](feeds) for r in run}  # also the warm-up
     per_round = {r: [] for r in run}
@@ -85,8 +90,8 @@ def measure(name, args, folder):
                 run[r](feeds)
                 times.append((time.perf_counter() - start) * 1e3)
             per_round[r].append(statistics.median(times))
-    row = {"model": name, "exporter": exporter, "rounds": args.rounds, "reps": args.reps,
-           "threads": args.threads, "inputs_crc32": crc(feeds.values())}
+    row = {"model": name, "exporter": exporter, "streams": streams, "rounds": args.rounds,
+           "reps": args.reps, "threads": args.threads, "inputs_crc32": crc(feeds.values())}
     for r in run:
         row[r] = {"median_ms": statistics.median(per_round[r]), "round_medians_ms": per_round[r],
                   "outputs_crc32": crc(outputs[r])}
@@ -95,7 +100,7 @@ def measure(name, args, folder):
     crcs = {r: row[r].get("outputs_crc32") for r in RUNTIMES}
     row["sgk_equals_openvino"] = crcs["sgk"] == crcs["openvino"]
     row["onnxruntime_equals_sgk"] = crcs["onnxruntime"] == crcs["sgk"]
-    print(f"  {name:19} " + "  ".join(f"{r} {cell(row[r])}" for r in RUNTIMES),
+    print(f"  {name:19} {streams} " + "  ".join(f"{r} {cell(row[r])}" for r in RUNTIMES),
           file=sys.stderr, flush=True)
     return row
 
@@ -106,19 +111,19 @@ def cell(result, width=8):
 
 
 def table(rows):
-    lines = [f"{'model':19} " + " ".join(f"{r + ' ms':>15}" for r in RUNTIMES) +
-             "  sgk/openvino  sgk=openvino  onnxruntime=sgk"]
+    lines = [f"{'model':19} streams " + " ".join(f"{r + ' ms':>15}" for r in RUNTIMES) +
+             "  openvino/sgk  sgk=openvino  onnxruntime=sgk"]
     for row in rows:
         ratio = row["openvino"]["median_ms"] / row["sgk"]["median_ms"]
         ort = ("yes" if row["onnxruntime_equals_sgk"] else
                "no" if "median_ms" in row["onnxruntime"] else "-")
-        lines.append(f"{row['model']:19} " +
+        lines.append(f"{row['model']:19} {row['streams']:7} " +
                      " ".join(cell(row[r], 12) for r in RUNTIMES) +
                      f"  {ratio:11.2f}x  {'yes' if row['sgk_equals_openvino'] else 'NO':>12}"
                      f"  {ort:>15}")
     for row in rows:
         lines += [f"{row['model']}: {r} cannot load it: {row[r]['error']}"
-                  for r in RUNTIMES if "error" in row[r]]
+                  for r in RUNTIMES if "error" in row[r] and row["streams"] == 1]
     return "\n".join(lines)
 
 
@@ -129,10 +134,12 @@ def run_all(args):
     rows, failures = [], []
     with tempfile.TemporaryDirectory(prefix="sgk-exported-") as folder:
         for name in names:
-            try:
-                rows.append(measure(name, args, folder))
-            except Exception as exc:  # a model that cannot be exported or run
-                failures.append(f"{name}: {type(exc).__name__}: {str(exc)[:300]}")
+            for streams in (1, 2):
+                try:
+                    rows.append(measure(name, args, folder, streams))
+                except Exception as exc:  # a model that cannot be exported or run
+                    failures.append(f"{name}, {streams} streams: {type(exc).__name__}: "
+                                    f"{str(exc)[:300]}")
     failures += [f"{r['model']}: sgk's outputs differ from OpenVINO alone's"
                  for r in rows if not r["sgk_equals_openvino"]]
     return rows, failures

@@ -27,8 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import bench_tables as T  # noqa: E402
-from performance_doc_bindings import (openvino_section, python_section,  # noqa: E402
-                                      torch_notes, torch_section)
+from performance_doc_bindings import (exported_section, openvino_section,  # noqa: E402
+                                      python_section, torch_notes, torch_section)
 from performance_doc_peers import peers_section  # noqa: E402
 from performance_doc_results import (NOT_RECORDED, PEERS_RUN, SGK_BENCH_RUNS,  # noqa: E402
                                      TORCH_RUN, load, provenance, span, when)
@@ -182,7 +182,7 @@ def page(folder):
     used = []
     for section in (peers_section, sgk_bench_section, threads_section, callers_section,
                     paths_section,
-                    python_section, openvino_section, torch_section):
+                    python_section, openvino_section, exported_section, torch_section):
         lines, names = section(folder)
         out += lines
         used += names

@@ -1,8 +1,8 @@
 """The sections of docs/performance.md on the Python binding, the OpenVINO
 extension and PyTorch (bench/performance-doc.py).  Standard library only."""
 import bench_tables as T
-from performance_doc_results import (OPENVINO_RUN, PYTHON_RUN, TORCH_CALIBRATION_RUN,
-                                     TORCH_RUN, load, provenance)
+from performance_doc_results import (OPENVINO_EXPORTED_RUN, OPENVINO_RUN, PYTHON_RUN,
+                                     TORCH_CALIBRATION_RUN, TORCH_RUN, load, provenance)
 
 
 def python_section(folder):
@@ -64,6 +64,43 @@ def openvino_section(folder):
     return out + [""], [OPENVINO_RUN]
 
 
+def exported_section(folder):
+    doc = load(folder, OPENVINO_EXPORTED_RUN)
+    if doc is None:
+        return [], []
+    runtimes = ("openvino", "sgk", "onnxruntime")
+    out = ["### Models exported by real exporters", "",
+           "`.venv/bin/python bench/openvino-models.py --exported` exports the models of "
+           "`tests/openvino/exported.py` with `torch.onnx.export` (transformers' Llama decode "
+           "step on a StaticCache and beam-search reorder, GraphSAGE in plain PyTorch, "
+           "torch_geometric's SAGEConv and GCNConv, DETR-style top-k) and runs each file with "
+           "OpenVINO alone, OpenVINO with sgk and ONNX Runtime in one process, in "
+           f"{doc.get('rounds', '?')} rounds of rotating order, "
+           f"{doc.get('threads', '?')} threads, with 1 and 2 OpenVINO streams (ONNX Runtime, "
+           "which has none, with one stream's threads). Cells: the median over rounds of each "
+           "round's median latency of one request (ms); speedup: OpenVINO alone's over "
+           "OpenVINO with sgk's; whether sgk's outputs equal OpenVINO alone's and ONNX "
+           "Runtime's, bit for bit.", "",
+           provenance(doc, OPENVINO_EXPORTED_RUN, folder), "",
+           "| model | exporter | streams | OpenVINO ms | with sgk ms | ONNX Runtime ms | "
+           "speedup | = OpenVINO | = ONNX Runtime |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in doc.get("results", []):
+        cells = [T.fmt(r[k]["median_ms"]) if "median_ms" in r.get(k, {}) else "cannot load"
+                 for k in runtimes]
+        ran = "median_ms" in r.get("openvino", {}) and "median_ms" in r.get("sgk", {})
+        speedup = f"{r['openvino']['median_ms'] / r['sgk']['median_ms']:.2f}×" if ran else "-"
+        ort = ("yes" if r.get("onnxruntime_equals_sgk") else
+               "no" if "median_ms" in r.get("onnxruntime", {}) else "-")
+        out.append(f"| {r['model']} | {r.get('exporter', '-')} | {r.get('streams', 1)} | "
+                   + " | ".join(cells) + f" | {speedup} | "
+                   f"{'yes' if r.get('sgk_equals_openvino') else 'NO'} | {ort} |")
+    for r in doc.get("results", []):
+        out += [f"- {r['model']}: {k} cannot load the file: {r[k]['error']}"
+                for k in runtimes if "error" in r.get(k, {}) and r.get("streams", 1) == 1]
+    return out + [""], [OPENVINO_EXPORTED_RUN]
+
+
 def torch_notes(rows):
     """The sentences the README and the page share on the PyTorch run."""
     gnn = [r for r in rows if r["workload"].startswith("gnn_")]
@@ -98,8 +135,9 @@ def torch_section(folder):
                 "(the workloads are described in the script). Cells: the median of "
                 f"{doc.get('reps', '?')} steps (ms), PyTorch's over sgk's, whether the results "
                 "agree (float sums within PyTorch's tolerance, [semantics](semantics.md)), and "
-                "each scatter/gather op's CPU time per step (µs) under `torch.profiler`, "
-                "PyTorch's / sgk's (an op's time includes the ops it calls).", "",
+                "each scatter/gather op's CPU time per step (µs) under `torch.profiler`, the "
+                "median of 7 steps of each variant profiled one at a time in alternated "
+                "rounds, PyTorch's / sgk's (an op's time includes the ops it calls).", "",
                 provenance(doc, TORCH_RUN, folder), "",
                 "| workload | PyTorch ms | with sgk ms | speedup | results | ops: PyTorch / sgk µs |",
                 "|---|---|---|---|---|---|"]

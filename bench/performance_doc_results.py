@@ -15,6 +15,7 @@ PEERS_RUN = "peers.json"
 PATHS_RUN = "compare-paths.json"
 PYTHON_RUN = "python-overhead.json"
 OPENVINO_RUN = "openvino-models.json"
+OPENVINO_EXPORTED_RUN = "openvino-exported-models.json"
 TORCH_RUN = "torch-models.json"
 TORCH_CALIBRATION_RUN = "torch-calibration.json"
 
