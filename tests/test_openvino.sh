@@ -7,7 +7,8 @@
 # per-node counters), test_precision.py (bf16 inference precision) and
 # test_exported_models.py (models exported by torch.onnx.export from
 # transformers, torch_geometric and plain PyTorch; it fails, not skips,
-# without torch, transformers, torch_geometric or onnxscript).  For
+# without torch, transformers, torch_geometric or onnxscript) and
+# test_exported_errors.py (their bad indices).  For
 # automake's TESTS; exits 77 (skipped) when numpy, onnx or openvino is not
 # importable or the extension was not built (configure found no
 # OpenVINO).  Ends with "N passed, N failed".
@@ -35,7 +36,7 @@ trap 'rm -f "$log"' EXIT HUP INT TERM
 echo "test_openvino: $("$python" --version 2>&1), $extension"
 passed=0 failed=0 status=0
 for script in test_node_tests.py test_models.py test_visibility.py test_precision.py \
-              test_exported_models.py; do
+              test_exported_models.py test_exported_errors.py; do
     echo "== $script"
     SGK_LIBRARY="$library" SGK_OPENVINO_EXTENSION="$extension" PYTHONDONTWRITEBYTECODE=1 \
         SGK_BUILD_DIR=$(cd "$builddir" && pwd) \

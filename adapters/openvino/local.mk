@@ -61,11 +61,11 @@ adapters_openvino_tests_test_ops_LDFLAGS = $(OPENVINO_LIBS) $(TBB_LIBS) \
 # Through OpenVINO's CPU plugin, from Python: every ONNX backend node test
 # of the family, multi-node models against onnx.reference and OpenVINO
 # alone, errors, concurrent requests, models exported by torch.onnx.export
-# (tests/openvino/).
+# and their bad indices (tests/openvino/).
 TESTS += tests/test_openvino.sh
 EXTRA_DIST += tests/test_openvino.sh tests/openvino/common.py \
 	tests/openvino/test_node_tests.py tests/openvino/test_models.py tests/openvino/test_visibility.py \
 	tests/openvino/test_precision.py tests/openvino/exported.py \
-	tests/openvino/test_exported_models.py \
+	tests/openvino/test_exported_models.py tests/openvino/test_exported_errors.py \
 	adapters/openvino/local.mk python/sgk/_openvino.py bench/openvino-models.py \
 	bench/openvino_exported.py

@@ -14,10 +14,10 @@ folds at compile time; every sgk node's output, tapped from the
 model, must equal the sequential definition's
 (tests/conformance/definition.py) on the inputs the node received; and
 the outputs must equal OpenVINO alone's bit for bit, unless OpenVINO
-alone is wrong on some node by the same check (a finding).  A beam index
-out of range must raise an OpenVINO error naming the node, the inputs
-untouched.  torch, transformers, torch_geometric and onnxscript
-(for the dynamo exporter) missing is a failure, not a skip."""
+alone is wrong on some node by the same check (a finding).  Their bad
+indices are test_exported_errors.py's.  torch, transformers,
+torch_geometric and onnxscript (for the dynamo exporter) missing is a
+failure, not a skip."""
 import sys
 
 import numpy as np
@@ -35,14 +35,6 @@ SCATTER_GATHER = {"Gather", "GatherElements", "GatherND", "ScatterElements", "Sc
                   "Scatter", "TensorScatter"}
 OV_SCATTER_GATHER = {"Gather", "GatherElements", "GatherND", "ScatterUpdate",
                      "ScatterNDUpdate", "ScatterElementsUpdate"}
-_built = {}
-
-
-def built(name):
-    """Each model exported once per run (the bad-index case reuses one)."""
-    if name not in _built:
-        _built[name] = exported.build(name)
-    return _built[name]
 
 
 def is_shape_value(value, depth=0):
@@ -199,7 +191,7 @@ def node_errors(model, feeds, nodes, with_sgk=True):
 def exported_model(name):
     """sgk exact on every node; its outputs equal OpenVINO alone's, or
     OpenVINO alone is wrong on some node (a finding)."""
-    model, feeds, exporter = built(name)
+    model, feeds, exporter = exported.build(name)
     kinds, shape_gathers, folded, nodes = converted_and_counted(model, feeds)
     errors = node_errors(model, feeds, nodes)
     assert not errors, "; ".join(errors)
@@ -223,41 +215,6 @@ def exported_model(name):
     return note + "; bit-equal to OpenVINO alone"
 
 
-def beam_out_of_range():
-    """A beam index one past the last row: sgk raises naming the Gather,
-    feeds untouched; OpenVINO alone's answer is recorded."""
-    model, feeds, _ = built("beam_reorder")
-    feeds = {k: v.copy() for k, v in feeds.items()}
-    rows = feeds["k0"].shape[0]
-    feeds["beam_idx"][2] = rows
-    kept = {k: v.copy() for k, v in feeds.items()}
-    ov_model, compiled = common.compile_model(model, True)
-    gathers = [op.get_friendly_name() for op in common.sgk_nodes(ov_model)]
-    try:
-        common.infer(compiled, feeds)
-    except RuntimeError as exc:
-        message = str(exc)
-        assert "SGK_ERR_INDEX_OUT_OF_RANGE" in message, message
-        named = [g for g in gathers if f"'{g}'" in message]
-        assert len(named) == 1, f"the message names none of {gathers}: {message}"
-        assert all(np.array_equal(feeds[k], kept[k]) for k in feeds), "an input changed"
-    else:
-        raise AssertionError(f"no error for beam index {rows} of {rows} rows")
-    try:
-        row = run(model, feeds, False)[2][0][2]
-    except RuntimeError as exc:
-        findings.append(f"beam_reorder, beam index {rows} of {rows}: OpenVINO alone raises "
-                        f"too: {str(exc).strip().splitlines()[-1]}")
-        return f"error names {named[0]!r}"
-    if not row.any():
-        findings.append(f"beam_reorder, beam index {rows} of {rows} rows: OpenVINO alone "
-                        f"gives zeros for that beam's cache rows, no error")
-    else:
-        findings.append(f"beam_reorder, beam index {rows} of {rows}: OpenVINO alone gives "
-                        f"{row.ravel()[:3]}..., no error")
-    return f"error names {named[0]!r}"
-
-
 def exporters():
     """What the models are exported with; scripts/setup-test-venv installs
     each, pinned, and a missing one fails here (and its models below)."""
@@ -277,7 +234,6 @@ def main():
     tally.run("exporters importable", exporters)
     for name in exported.NAMES:
         tally.run(f"{name} exported", exported_model, name)
-    tally.run("beam index out of range", beam_out_of_range)
     for finding in findings:
         print(f"finding: {finding}")
     return tally.finish()
