@@ -47,8 +47,12 @@ print(torch.__version__.split("+")[[0]], int(torch._C._GLIBCXX_USE_CXX11_ABI),
     AS_IF([test $[#] -ge 5], [
         TORCH_VERSION=$[2]
         TORCH_LIBDIR=$[4]
-        # torch 2.15 headers need C++20 (torch.utils.cpp_extension passes it).
-        TORCH_CXXFLAGS="-std=c++20 -D_GLIBCXX_USE_CXX11_ABI=$[3]"
+        # torch 2.15 headers need C++20 (torch.utils.cpp_extension passes
+        # it).  -fopenmp: the wheel's at::parallel_for is an OpenMP region
+        # in its header, compiled into the adapter, and without _OPENMP it
+        # runs serially; the region then runs on torch's own libgomp (the
+        # one loaded, found first through torch/lib in the run path).
+        TORCH_CXXFLAGS="-std=c++20 -D_GLIBCXX_USE_CXX11_ABI=$[3] -fopenmp"
         shift 4
         TORCH_CPPFLAGS=
         for d in "$[@]"; do TORCH_CPPFLAGS="$TORCH_CPPFLAGS -isystem $d"; done

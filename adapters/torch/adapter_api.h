@@ -29,6 +29,10 @@ SGK_TORCH_API const char *sgk_torch_error(void);
 SGK_TORCH_API size_t sgk_torch_counters_json(char *buf, size_t size);
 SGK_TORCH_API void sgk_torch_reset_counters(void);
 
+/* The distinct threads that `tasks` tasks of one parallel loop of the
+   adapter's backend for sgk run on (a test of the build: see threads.hpp). */
+SGK_TORCH_API int sgk_torch_parallel_reach(int tasks);
+
 /* Frees the output buffers the adapter keeps for reuse (output_pool.hpp);
    those of tensors still alive return to the pool when they are freed. */
 SGK_TORCH_API void sgk_torch_empty_cache(void);

@@ -123,3 +123,7 @@ extern "C" void sgk_torch_reset_counters(void) {
 extern "C" void sgk_torch_empty_cache(void) {
     drain_pool();
 }
+
+extern "C" int sgk_torch_parallel_reach(int tasks) {
+    return parallel_reach(tasks);
+}

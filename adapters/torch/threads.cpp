@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <set>
 
 #include <pthread.h>
 
@@ -64,6 +65,24 @@ void sync_threads() {
     backend.in_worker = torch_in_worker;
     if (sgk_set_parallel_backend(&backend) == SGK_OK)
         installed_workers.store(workers, std::memory_order_relaxed);
+}
+
+int parallel_reach(int tasks) {
+    std::mutex lock;
+    std::set<pthread_t> seen;
+    struct Ctx {
+        std::mutex* lock;
+        std::set<pthread_t>* seen;
+    } ctx{&lock, &seen};
+    torch_parallel_for(
+        nullptr, static_cast<size_t>(tasks > 0 ? tasks : 0),
+        [](void* c, size_t) {
+            auto* ctx = static_cast<Ctx*>(c);
+            std::lock_guard<std::mutex> hold(*ctx->lock);
+            ctx->seen->insert(pthread_self());
+        },
+        &ctx);
+    return static_cast<int>(seen.size());
 }
 
 void uninstall_threads() {

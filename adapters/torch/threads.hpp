@@ -11,5 +11,9 @@ namespace sgk_torch {
 void sync_threads();
 // Back to sgk's OpenMP (disable()).
 void uninstall_threads();
+// The distinct threads that `tasks` tasks of one loop of the backend sgk
+// is given run on: torch's thread count when it parallelizes (an adapter
+// compiled without -fopenmp ran every loop on the calling thread).
+int parallel_reach(int tasks);
 
 }  // namespace sgk_torch

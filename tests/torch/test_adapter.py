@@ -406,9 +406,12 @@ for _ in range(3):
     out.gather(0, dst.view(-1, 1).expand_as(src))
 after = threads()
 assert "host pool (2 workers)" in sgk.runtime_describe(), sgk.runtime_describe()
+reach = s._adapter.sgk_torch_parallel_reach(8)
+assert reach == 2, f"a loop of 8 tasks ran on {reach} of PyTorch's 2 threads"
 torch.set_num_threads(1)
 out.index_select(0, dst)
 assert "threads 1 " in sgk.runtime_describe(), sgk.runtime_describe()
+assert s._adapter.sgk_torch_parallel_reach(8) == 1
 print(before, after, s.counters()["scatter_add"]["sgk"])
 """
 
