@@ -7,11 +7,15 @@ namespace sgk_torch {
 namespace {
 
 // bench/results/torch-calibration.json (docs/performance.md): on the 2-core
-// Xeon at 2 threads, sgk's element paths lost to PyTorch's TensorIterator
-// kernels at every size measured for gather, scatter and scatter_add
-// (0.31-0.75x from 1k to 1M index elements), and won or tied for
-// scatter_reduce's extrema up to 16k elements (1.0-1.5x), losing above.
-constexpr int64_t reductions_max = 16384;
+// Xeon at 2 threads, against PyTorch's TensorIterator kernels, sgk's
+// element paths won at 1k index elements (its tiny lane: 1.5-1.9x for
+// gather, scatter and scatter_add, 1.3x for amax) and lost from 4k to 64k
+// (0.25-0.98x; below SGK_PARALLEL_MIN_BYTES sgk stays on one thread where
+// PyTorch takes two).  From 256k on, scatter_reduce's extrema won
+// (1.85-2.1x), the copies and sums still lost (0.44-1.10x).  The bounds
+// lie halfway (in log scale) between the sizes measured.
+constexpr int64_t tiny_max = 2048;
+constexpr int64_t reductions_min = 131072;
 
 // SGK_TORCH_ELEMENTS_MAX, or -1 when unset (read once).
 int64_t override_max() {
@@ -32,11 +36,10 @@ const char* elements_too_large(int64_t index_elements, bool reduces) {
     const int64_t bound = override_max();
     if (bound >= 0)
         return index_elements > bound ? "element-wise above SGK_TORCH_ELEMENTS_MAX" : nullptr;
-    if (!reduces)
-        return "element-wise copy or sum, where PyTorch is faster at every size";
-    return index_elements > reductions_max
-               ? "element-wise reduction above 16384 elements, where PyTorch is faster"
-               : nullptr;
+    if (index_elements <= tiny_max || (reduces && index_elements >= reductions_min))
+        return nullptr;
+    return reduces ? "element-wise reduction of 2049 to 131071 elements, where PyTorch is faster"
+                   : "element-wise copy or sum above 2048 elements, where PyTorch is faster";
 }
 
 }  // namespace sgk_torch

@@ -3,9 +3,10 @@
 // the 2-core Xeon (AVX-512) at 2 threads (docs/torch.md, "When PyTorch
 // keeps the call"): PyTorch's TensorIterator gather and scatter along an
 // axis (GatherElements/ScatterElements, and take's single elements) beat
-// sgk's element paths at every size for copies and sums, and above 16k
-// index elements for the other reductions, while sgk's row paths (Gather,
-// GatherND, ScatterND of rows) were as fast or faster at every size.
+// sgk's element paths from 4k to 64k index elements, and beyond for
+// copies and sums; sgk's won at 1k (its tiny lane), and for the other
+// reductions from 256k on.  sgk's row paths (Gather, GatherND, ScatterND
+// of rows) were as fast or faster at every size.
 #pragma once
 
 #include <cstdint>

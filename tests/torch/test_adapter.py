@@ -65,22 +65,25 @@ def test_env_enables():
 
 def test_default_size_rule():
     """Without SGK_TORCH_ELEMENTS_MAX (test_torch.sh sets it, to test sgk's
-    element paths), element-wise copies and sums go to PyTorch at any size,
-    other reductions up to 16384 index elements (docs/torch.md)."""
+    element paths), element-wise calls of up to 2048 index elements reach
+    sgk, and reductions other than a sum from 131072 on; the rest go to
+    PyTorch (docs/torch.md)."""
     code = ("import torch, sgk.torch as s\n"
-            "x, i = torch.randn(64, 64), torch.randint(0, 64, (64, 64))\n"
-            "with s.enabled():\n"
+            "def ops(n):\n"
+            "    x, i = torch.randn(n, n), torch.randint(0, n, (n, n))\n"
             "    x.gather(1, i); x.scatter_add(1, i, x); x.scatter_reduce(1, i, x, 'amax')\n"
-            "    y, j = torch.randn(64, 512), torch.randint(0, 512, (64, 512))\n"
-            "    y.scatter_reduce(1, j, y, 'amax')\n"
+            "with s.enabled():\n"
+            "    for n in (32, 64, 512):\n"  # 1024, 4096, 262144 index elements
+            "        ops(n)\n"
             "c = s.counters()\n"
-            "print(c['gather']['sgk'], c['scatter_add']['sgk'], c['scatter_reduce']['sgk'],"
-            " c['scatter_reduce']['fallback'])\n")
+            "print(*(c[op][k] for op in ('gather', 'scatter_add', 'scatter_reduce')"
+            " for k in ('sgk', 'fallback')))\n")
     env = {k: v for k, v in os.environ.items() if k != "SGK_TORCH_ELEMENTS_MAX"}
     full = dict(env, PYTHONPATH=PYTHON_DIR + os.pathsep + env.get("PYTHONPATH", ""))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full,
                        timeout=300)
-    assert r.returncode == 0 and r.stdout.split() == ["0", "0", "1", "1"], r.stdout + r.stderr
+    assert r.returncode == 0 and r.stdout.split() == ["1", "2", "1", "2", "2", "1"], \
+        r.stdout + r.stderr
 
 
 def test_rows_pyg():
