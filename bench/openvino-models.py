@@ -43,7 +43,7 @@ Runtime on the same ONNX file, in one process, at 1 and 2 streams,
 bench/results/openvino-exported-models.json).
 
     .venv/bin/python bench/openvino-models.py [--quick] [--json PATH]
-    .venv/bin/python bench/openvino-models.py --exported [--rounds N] [--models a,b]
+    .venv/bin/python bench/openvino-models.py --exported [--rounds N] [--models a,b] [--size full]
 """
 import argparse
 import ctypes
@@ -293,13 +293,15 @@ def main():
                              "(--exported: openvino-exported-models.json)")
     parser.add_argument("--exported", action="store_true",
                         help="the models exported by torch.onnx.export, with ONNX Runtime")
-    parser.add_argument("--rounds", type=int, default=9, help="--exported: alternated rounds")
+    parser.add_argument("--rounds", type=int, default=5, help="--exported: alternated rounds")
     parser.add_argument("--models", default="", help="--exported: a comma-separated subset")
+    parser.add_argument("--size", default="bench", choices=("bench", "full"),
+                        help="--exported: tests/openvino/exported.py's sizes (full: the tests')")
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--child", choices=VARIANTS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.scale = 0.01 if args.quick else 1.0
-    args.reps = args.reps or (3 if args.quick else 50)
+    args.reps = args.reps or (3 if args.quick else 20 if args.exported else 50)
     args.seconds = args.seconds if args.seconds is not None else (0.05 if args.quick else 2.0)
 
     if args.child:
@@ -358,14 +360,15 @@ def exported_models(args):
     import sgk
     import bench_provenance
     import openvino_exported
+    import exported  # tests/openvino's, on the path openvino_exported sets
     rows, failures = openvino_exported.run_all(args)
     report = {
         **bench_provenance.describe(),
         "benchmark": "openvino-exported-models",
         "openvino": openvino.__version__.split("-")[0], "onnxruntime": onnxruntime.__version__,
         "sgk": sgk.version(), "sgk_runtime": sgk.runtime_describe(), "cpus": os.cpu_count(),
-        "threads": args.threads, "reps": args.reps, "rounds": args.rounds,
-        "failures": failures, "results": rows,
+        "threads": args.threads, "reps": args.reps, "rounds": args.rounds, "size": args.size,
+        "sizes": exported.SIZES[args.size], "failures": failures, "results": rows,
     }
     print(openvino_exported.table(rows))
     for failure in failures:

@@ -74,7 +74,7 @@ def sessions(path, threads, streams):
 def measure(name, args, folder, streams):
     import exported
     import onnx
-    model, feeds, exporter = exported.build(name)
+    model, feeds, exporter = exported.build(name, args.size)
     path = os.path.join(folder, name + ".onnx")
     onnx.save(model, path)
     run = sessions(path, args.threads, streams)
@@ -90,7 +90,8 @@ def measure(name, args, folder, streams):
                 run[r](feeds)
                 times.append((time.perf_counter() - start) * 1e3)
             per_round[r].append(statistics.median(times))
-    row = {"model": name, "exporter": exporter, "streams": streams, "rounds": args.rounds,
+    row = {"model": name, "exporter": exporter, "size": args.size, "streams": streams,
+           "rounds": args.rounds,
            "reps": args.reps, "threads": args.threads, "inputs_crc32": crc(feeds.values())}
     for r in run:
         row[r] = {"median_ms": statistics.median(per_round[r]), "round_medians_ms": per_round[r],

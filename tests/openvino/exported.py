@@ -30,8 +30,13 @@ import warnings
 
 import numpy as np
 
-SIZES = {"full": dict(batch=2, cache=16, beams=6, nodes=40, edges=400, feat=16, queries=100,
-                      classes=91, topk=30)}
+# "full": what the tests run, small and quick; "bench": what
+# bench/openvino-models.py --exported times, large enough that the
+# scatters and gathers, not each inference's fixed cost, take the time.
+SIZES = {"full": dict(batch=2, cache=16, beams=6, beam_len=8, nodes=40, edges=400, feat=16,
+                      queries=100, classes=91, topk=30),
+         "bench": dict(batch=4, cache=1024, beams=8, beam_len=256, nodes=10_000,
+                       edges=100_000, feat=32, queries=300, classes=91, topk=100)}
 NAMES = ("llama_decode", "llama_decode_dynamo", "beam_reorder", "beam_gather", "sage_sum",
          "sage_mean", "sage_max", "pyg_sage", "pyg_gcn", "detr_topk")
 
@@ -129,7 +134,7 @@ def _beam(s, dynamo):
 
     batch, beams = s["batch"], s["beams"] // s["batch"]
     rows = batch * beams
-    kv = [torch.randn(rows, 4, 8, 16) for _ in range(4)]
+    kv = [torch.randn(rows, 4, s["beam_len"], 16) for _ in range(4)]
     parents = torch.randint(0, beams, (batch, beams))
     beam_idx = (parents + torch.arange(batch)[:, None] * beams).reshape(-1)
     args = (beam_idx, *kv)
