@@ -1,5 +1,5 @@
 /* The tiny-call lane: one-shot calls whose operands are a few KiB, checked
-   and run on the spot, without the planner, the executor or scratch. */
+   and run on the spot, without the planner or the executor. */
 #ifndef SGK_TINY_H
 #define SGK_TINY_H
 
