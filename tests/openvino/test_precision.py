@@ -40,8 +40,7 @@ def message_passing_layer():
 
 
 def compiled(model, with_sgk, config):
-    core = common.core(with_sgk)
-    return core.compile_model(core.read_model(model.SerializeToString(), b""), "CPU", config)
+    return common.core(with_sgk).compile_model(common.read(model, with_sgk), "CPU", config)
 
 
 def runtime_precision(compiled_model, friendly_name):
@@ -55,7 +54,7 @@ def default_precision_rounds_only_openvinos_nodes():
     model, feeds = message_passing_layer()
     alone, with_sgk = compiled(model, False, {}), compiled(model, True, {})
     hint = alone.get_property("INFERENCE_PRECISION_HINT")
-    exact = compiled(model, False, common.CONFIG).infer_new_request(feeds)[0]
+    exact = common.compile_model(model, False)[1].infer_new_request(feeds)[0]
     got = {name: c.infer_new_request(feeds)[0] for name, c in (("alone", alone),
                                                                ("sgk", with_sgk))}
     for name in ("rows", "sums"):
