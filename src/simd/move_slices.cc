@@ -68,8 +68,11 @@ HWY_INLINE void CopyRun(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT s
     if (bytes != 0) memcpy(dst, src, bytes);  // memcpy wants real pointers even for 0
     return;
   }
+  if (bytes >= 4 * kPage) {
+    memcpy(dst, src, bytes);
+    return;
+  }
   size_t i = 0;
-  for (; i + 4 * kPage <= bytes; i += 4 * kPage) CopyFourPages<false>(dst + i, src + i);
   for (; i + 4 * N <= bytes; i += 4 * N) {
     const auto v0 = hn::LoadU(d, src + i);
     const auto v1 = hn::LoadU(d, src + i + N);
