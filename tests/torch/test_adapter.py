@@ -66,14 +66,14 @@ def test_env_enables():
 def test_default_size_rule():
     """Without SGK_TORCH_ELEMENTS_MAX (test_torch.sh sets it, to test sgk's
     element paths), element-wise calls of up to 2048 index elements reach
-    sgk, and reductions other than a sum from 131072 on; the rest go to
+    sgk, and reductions other than a sum from 8192 on; the rest go to
     PyTorch (docs/torch.md)."""
     code = ("import torch, sgk.torch as s\n"
             "def ops(n):\n"
             "    x, i = torch.randn(n, n), torch.randint(0, n, (n, n))\n"
             "    x.gather(1, i); x.scatter_add(1, i, x); x.scatter_reduce(1, i, x, 'amax')\n"
             "with s.enabled():\n"
-            "    for n in (32, 64, 512):\n"  # 1024, 4096, 262144 index elements
+            "    for n in (32, 64, 128, 512):\n"  # 1024, 4096, 16384, 262144 index elements
             "        ops(n)\n"
             "c = s.counters()\n"
             "print(*(c[op][k] for op in ('gather', 'scatter_add', 'scatter_reduce')"
@@ -82,7 +82,7 @@ def test_default_size_rule():
     full = dict(env, PYTHONPATH=PYTHON_DIR + os.pathsep + env.get("PYTHONPATH", ""))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full,
                        timeout=300)
-    assert r.returncode == 0 and r.stdout.split() == ["1", "2", "1", "2", "2", "1"], \
+    assert r.returncode == 0 and r.stdout.split() == ["1", "3", "1", "3", "3", "1"], \
         r.stdout + r.stderr
 
 
