@@ -34,5 +34,6 @@ adapters_torch_libsgk_torch_la_LDFLAGS = -module -avoid-version -shared -no-unde
 # threads.
 TESTS += tests/test_torch.sh
 EXTRA_DIST += tests/test_torch.sh tests/torch/common.py tests/torch/test_opinfo.py \
-	tests/torch/test_adapter.py adapters/torch/local.mk python/sgk/torch.py \
+	tests/torch/test_adapter.py tests/torch/test_adapter_processes.py adapters/torch/local.mk \
+	python/sgk/torch.py \
 	bench/torch-models.py docs/torch.md m4/sgk_torch.m4
