@@ -17,6 +17,7 @@ SGK_TORCH_SOURCES = \
 	adapters/torch/gathers.cpp \
 	adapters/torch/scatters.cpp \
 	adapters/torch/index_updates.cpp \
+	adapters/torch/index_put.cpp \
 	adapters/torch/registration.cpp
 
 if HAVE_TORCH
