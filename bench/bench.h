@@ -122,6 +122,16 @@ typedef struct {
 extern const bench_workload bench_workloads[];
 extern const size_t bench_workload_count;
 
+/* The machine (machine.c).  The copy bandwidth, in GB/s read plus written,
+   said on stderr as measured `when`; sets run->copy_buffer_mib. */
+double bench_copy_bandwidth(bench_run *run, const char *when);
+/* Fills run->machine: the CPU, the logical CPUs and the OS. */
+void bench_describe_machine(bench_run *run);
+/* The 1-minute load average, or -1 where /proc/loadavg is unreadable. */
+double bench_load_average(void);
+/* An integer that follows `key` in the runtime description, or fallback. */
+long long bench_runtime_number(const char *runtime, const char *key, long long fallback);
+
 /* --callers (callers.c): results for 1, 2, 4 ... opt.callers callers. */
 void bench_callers(bench_run *run);
 

@@ -16,7 +16,9 @@
 
 #include "sgk.h"
 
-enum { TINY = 16, K = 4 };
+#include "tiny_loops.h"
+
+enum { K = 4 };
 
 typedef struct {
     sgk_tensor data, indices, updates;
@@ -32,51 +34,29 @@ static float data[TINY * TINY], upd[TINY * TINY], out[TINY * TINY];
 /* Keeps the compiler from dropping or merging the repeated calls. */
 #define OPAQUE(p) __asm__ volatile("" : : "r"(p) : "memory")
 
-/* ---- the C loops of bench/workloads_tiny.c ------------------------------ */
+/* ---- the C loops (tiny_loops.h), as sgk-bench times them ------------------ */
 
 static __attribute__((noipa)) int scatter_nd_loop(const tiny_case *c)
 {
-    const int64_t *idx = c->indices.data;
-    float *o = c->output;
-    memcpy(o, c->data.data, TINY * TINY * sizeof *o);
-    for (int64_t n = 0; n < c->count; n++) {
-        float *row = o + idx[n] * TINY;
-        if (c->reduction == SGK_REDUCE_NONE)
-            memcpy(row, upd + n * TINY, TINY * sizeof *o);
-        else
-            for (int j = 0; j < TINY; j++)
-                row[j] += upd[n * TINY + j];
-    }
+    tiny_scatter_nd(c->output, c->data.data, c->indices.data, upd, c->count, c->reduction);
     return 0;
 }
 
 static __attribute__((noipa)) int scatter_elements_loop(const tiny_case *c)
 {
-    const int64_t *idx = c->indices.data;
-    float *o = c->output;
-    memcpy(o, c->data.data, TINY * TINY * sizeof *o);
-    for (int64_t i = 0; i < TINY; i++)
-        for (int64_t j = 0; j < K; j++)
-            o[i * TINY + idx[i * K + j]] += upd[i * K + j];
+    tiny_scatter_elements(c->output, c->data.data, c->indices.data, upd, K);
     return 0;
 }
 
 static __attribute__((noipa)) int gather_nd_loop(const tiny_case *c)
 {
-    const int64_t *idx = c->indices.data;
-    const float *d = c->data.data;
-    for (int64_t n = 0; n < c->count; n++)
-        memcpy(c->output + n * TINY, d + idx[n] * TINY, TINY * sizeof *d);
+    tiny_gather_nd(c->output, c->data.data, c->indices.data, c->count);
     return 0;
 }
 
 static __attribute__((noipa)) int gather_elements_loop(const tiny_case *c)
 {
-    const int64_t *idx = c->indices.data;
-    const float *d = c->data.data;
-    for (int64_t i = 0; i < TINY; i++)
-        for (int64_t j = 0; j < K; j++)
-            c->output[i * K + j] = d[i * TINY + idx[i * K + j]];
+    tiny_gather_elements(c->output, c->data.data, c->indices.data, K);
     return 0;
 }
 

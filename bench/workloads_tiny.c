@@ -8,6 +8,7 @@
 #include "sgk.h"
 
 #include "bench.h"
+#include "tiny_loops.h"
 #include "workloads.h"
 
 /* ---- tiny ---------------------------------------------------------------- */
@@ -15,62 +16,36 @@
 /* Per-call overhead: each operator on a [16,16] float32 tensor (1 KiB; all
    buffers of one call together stay under 4 KiB), timed as a one-shot call,
    as sgk_execute of a reused plan, and as the plain C loop that does the
-   same work with no validation.  Always all three, whatever --mode says. */
-enum { TINY = 16 };
+   same work with no validation (tiny_loops.h).  Always all three, whatever
+   --mode says. */
 
 static int tiny_scatter_nd_loop(void *arg)
 {
     const scatter_ctx *c = arg;
-    const int64_t *idx = c->indices.data;
-    const float *upd = c->updates.data;
-    float *out = c->output;
-    memcpy(out, c->data.data, TINY * TINY * sizeof *out);
-    for (int64_t n = 0; n < c->count; n++) {
-        float *row = out + idx[n] * TINY;
-        if (c->reduction == SGK_REDUCE_NONE)
-            memcpy(row, upd + n * TINY, TINY * sizeof *out);
-        else
-            for (int j = 0; j < TINY; j++)
-                row[j] += upd[n * TINY + j];
-    }
+    tiny_scatter_nd(c->output, c->data.data, c->indices.data, c->updates.data, c->count,
+                    c->reduction);
     return 0;
 }
 
 static int tiny_scatter_elements_loop(void *arg)
 {
     const scatter_ctx *c = arg;
-    const int64_t *idx = c->indices.data;
-    const float *upd = c->updates.data;
-    const int64_t K = c->indices.shape[1];
-    float *out = c->output;
-    memcpy(out, c->data.data, TINY * TINY * sizeof *out);
-    for (int64_t i = 0; i < TINY; i++)
-        for (int64_t j = 0; j < K; j++)
-            out[i * TINY + idx[i * K + j]] += upd[i * K + j];
+    tiny_scatter_elements(c->output, c->data.data, c->indices.data, c->updates.data,
+                          c->indices.shape[1]);
     return 0;
 }
 
 static int tiny_gather_nd_loop(void *arg)
 {
     const gather_ctx *c = arg;
-    const int64_t *idx = c->indices.data;
-    const float *data = c->data.data;
-    float *out = c->output;
-    for (int64_t n = 0; n < c->count; n++)
-        memcpy(out + n * TINY, data + idx[n] * TINY, TINY * sizeof *out);
+    tiny_gather_nd(c->output, c->data.data, c->indices.data, c->count);
     return 0;
 }
 
 static int tiny_gather_elements_loop(void *arg)
 {
     const gather_ctx *c = arg;
-    const int64_t *idx = c->indices.data;
-    const float *data = c->data.data;
-    const int64_t K = c->indices.shape[1];
-    float *out = c->output;
-    for (int64_t i = 0; i < TINY; i++)
-        for (int64_t j = 0; j < K; j++)
-            out[i * K + j] = data[i * TINY + idx[i * K + j]];
+    tiny_gather_elements(c->output, c->data.data, c->indices.data, c->indices.shape[1]);
     return 0;
 }
 

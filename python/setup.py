@@ -69,11 +69,11 @@ setup(
     ext_modules=[Extension(
         "sgk._sgk",
         sources=[os.path.join(EXT_DIR, name) for name in
-                 ("module.c", "status.c", "arguments.c", "operands.c", "operators.c",
-                  "oneshot.c", "plan.c", "queries.c")],
+                 ("module.c", "status.c", "arguments.c", "dtypes.c", "operands.c",
+                  "operators.c", "oneshot.c", "plan.c", "queries.c")],
         depends=[os.path.join(EXT_DIR, name) for name in
-                 ("common.h", "status.h", "arguments.h", "operands.h", "operators.h",
-                  "oneshot.h", "plan.h", "queries.h")]
+                 ("common.h", "status.h", "arguments.h", "dtypes.h", "operands.h",
+                  "operators.h", "oneshot.h", "plan.h", "queries.h")]
         + [os.path.join(SOURCE_TREE, "include", "sgk.h"),
            os.path.join(SOURCE_TREE, "src", "registry", "registry.h")],
         extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wall", "-Wextra"],

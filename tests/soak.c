@@ -61,33 +61,13 @@
 #include "support/host_pool.h"
 #include "support/process_memory.h"
 #include "support/reference.h"
+#include "support/sanitizers.h"
 #include "support/soak_cases.h"
 #include "sgk.h"
 
 #define WARMUP_PERCENT 25
 #define MARGIN_MIB 16
 #define MARGIN_PERCENT 25
-
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
 #define SHARED_PLANS 8
 #define MAX_THREADS 256
 

@@ -37,20 +37,10 @@
 #include "support/common.h"
 #include "support/host_pool.h"
 #include "support/op_cases.h"
+#include "support/sanitizers.h"
 #include "sgk.h"
 
 #define CHILD_SECONDS 120
-
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
-#endif
 
 static op_case *cases;
 static int ncases;

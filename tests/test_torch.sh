@@ -1,8 +1,9 @@
 #!/bin/sh
 # The PyTorch adapter, from Python, against PyTorch's own kernels:
 # tests/torch/test_opinfo.py (PyTorch's OpInfo samples of every overridden
-# op and dtype, sgk on and off) and tests/torch/test_adapter.py (gradcheck,
-# bad indices, fork, threads, the row layouts, the version lock).  For
+# op and dtype, sgk on and off), tests/torch/test_adapter.py (gradcheck,
+# bad indices, the row layouts) and test_adapter_processes.py (fork,
+# threads, the version lock).  For
 # automake's TESTS.  Skipped (77) when configure did not build the adapter;
 # failed when it did but torch, expecttest or the adapter cannot be loaded.
 # Ends with "N passed, N failed, N skipped".
@@ -60,7 +61,7 @@ log=$(mktemp "${TMPDIR:-/tmp}/sgk-torch.XXXXXX") || exit 99
 trap 'rm -f "$log"' EXIT HUP INT TERM
 echo "test_torch: $("$python" --version 2>&1), $adapter"
 passed=0 failed=0 status=0
-for script in test_opinfo.py test_adapter.py; do
+for script in test_opinfo.py test_adapter.py test_adapter_processes.py; do
     echo "== $script"
     SGK_LIBRARY="$library" SGK_TORCH_ADAPTER="$adapter" PYTHONDONTWRITEBYTECODE=1 \
         SGK_BUILD_DIR=$(cd "$builddir" && pwd) OMP_NUM_THREADS=2 \

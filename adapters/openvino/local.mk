@@ -48,6 +48,8 @@ check_PROGRAMS += adapters/openvino/tests/test_ops
 endif
 endif
 adapters_openvino_tests_test_ops_SOURCES = adapters/openvino/tests/test_ops.cpp \
+	adapters/openvino/tests/test_ops.hpp adapters/openvino/tests/test_ops_every_type.cpp \
+	adapters/openvino/tests/test_ops_plans_errors.cpp \
 	$(TEST_REFERENCE) $(TEST_COMMON)
 adapters_openvino_tests_test_ops_CPPFLAGS = $(SGK_OPENVINO_CPPFLAGS) -I$(top_srcdir)/adapters/openvino \
 	-I$(top_srcdir)/tests
@@ -64,7 +66,8 @@ adapters_openvino_tests_test_ops_LDFLAGS = $(OPENVINO_LIBS) $(TBB_LIBS) \
 # and their bad indices (tests/openvino/).
 TESTS += tests/test_openvino.sh
 EXTRA_DIST += tests/test_openvino.sh tests/openvino/common.py \
-	tests/openvino/test_node_tests.py tests/openvino/test_models.py tests/openvino/test_visibility.py \
+	tests/openvino/test_node_tests.py tests/openvino/test_models.py \
+	tests/openvino/onnx_models.py tests/openvino/model_patterns.py tests/openvino/test_visibility.py \
 	tests/openvino/test_precision.py tests/openvino/exported.py \
 	tests/openvino/test_exported_models.py tests/openvino/test_exported_errors.py \
 	adapters/openvino/local.mk python/sgk/_openvino.py bench/openvino-models.py \

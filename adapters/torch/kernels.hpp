@@ -64,8 +64,7 @@ at::Tensor& scatter_reduce_two_out(const at::Tensor& self, int64_t dim, const at
                                    const at::Tensor& src, c10::string_view reduce,
                                    bool include_self, at::Tensor& out);
 
-// index_updates.cpp: index_add, index_copy, index_reduce, index_fill_, _index_put_impl_,
-// embedding_dense_backward.
+// index_updates.cpp: index_add, index_copy, index_reduce, index_fill_.
 at::Tensor index_add(const at::Tensor& self, int64_t dim, const at::Tensor& index,
                      const at::Tensor& source, const at::Scalar& alpha);
 at::Tensor& index_add_(at::Tensor& self, int64_t dim, const at::Tensor& index,
@@ -89,6 +88,8 @@ at::Tensor& index_fill_(at::Tensor& self, int64_t dim, const at::Tensor& index,
                         const at::Scalar& value);
 at::Tensor& index_fill_tensor_(at::Tensor& self, int64_t dim, const at::Tensor& index,
                                const at::Tensor& value);
+
+// index_put.cpp: _index_put_impl_, embedding_dense_backward.
 at::Tensor& index_put_impl_(at::Tensor& self, const c10::List<std::optional<at::Tensor>>& indices,
                             const at::Tensor& values, bool accumulate, bool unsafe);
 at::Tensor embedding_dense_backward(const at::Tensor& grad_output, const at::Tensor& indices,

@@ -17,6 +17,7 @@ SGK_TORCH_SOURCES = \
 	adapters/torch/gathers.cpp \
 	adapters/torch/scatters.cpp \
 	adapters/torch/index_updates.cpp \
+	adapters/torch/index_put.cpp \
 	adapters/torch/registration.cpp
 
 if HAVE_TORCH
@@ -34,5 +35,6 @@ adapters_torch_libsgk_torch_la_LDFLAGS = -module -avoid-version -shared -no-unde
 # threads.
 TESTS += tests/test_torch.sh
 EXTRA_DIST += tests/test_torch.sh tests/torch/common.py tests/torch/test_opinfo.py \
-	tests/torch/test_adapter.py adapters/torch/local.mk python/sgk/torch.py \
+	tests/torch/test_adapter.py tests/torch/test_adapter_processes.py adapters/torch/local.mk \
+	python/sgk/torch.py \
 	bench/torch-models.py docs/torch.md m4/sgk_torch.m4

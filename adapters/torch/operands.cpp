@@ -102,6 +102,13 @@ at::Tensor new_output(at::IntArrayRef sizes, const at::TensorOptions& options) {
     return pooled_empty(sizes, options);
 }
 
+const char* overlapping(const at::Tensor& written, std::initializer_list<const at::Tensor*> inputs) {
+    for (const at::Tensor* input : inputs)
+        if (input && may_overlap(written, *input))
+            return "self overlapping an input";
+    return nullptr;
+}
+
 const char* unusable_out(const at::Tensor& out, at::IntArrayRef sizes, at::ScalarType type,
                          std::initializer_list<const at::Tensor*> inputs) {
     if (const char* why = not_plain(out))

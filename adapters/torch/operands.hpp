@@ -43,6 +43,10 @@ int64_t first_negative(const at::Tensor& contiguous_index);
 // index, stride 0, overlaps itself only).
 bool may_overlap(const at::Tensor& written, const at::Tensor& input);
 
+// In-place results: "self overlapping an input" when writing `written`
+// may change what one of `inputs` (null ones skipped) reads, else nullptr.
+const char* overlapping(const at::Tensor& written, std::initializer_list<const at::Tensor*> inputs);
+
 // out= and in-place results: whether `out` may be written by sgk as the
 // result of shape `sizes` and type `type`, without touching any input.
 // A new output tensor, as at::empty makes it; large ones come from the

@@ -94,9 +94,8 @@ const char* scatter_on_sgk(const Scatter& call, const at::Tensor& given, int64_t
             return "src not contiguous over the index's extent";
     }
     if (into == Into::self) {
-        for (const at::Tensor* input : {&index, src})
-            if (input && may_overlap(self, *input))
-                return "self overlapping an input";
+        if (const char* why = overlapping(self, {&index, src}))
+            return why;
     } else if (into == Into::out) {
         if (out.is_same(self))
             into = Into::self;

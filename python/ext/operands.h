@@ -21,6 +21,7 @@
 #define SGKPY_OPERANDS_H
 
 #include "common.h"
+#include "dtypes.h"
 
 typedef struct {
     const char *op;       /* operator name, for messages */
@@ -36,16 +37,6 @@ typedef struct {
     PyArrayObject *array; /* borrowed */
 } sgkpy_tensor;
 
-/* Builds the NumPy -> sgk_dtype mapping from the registry: each type
-   NumPy knows by the registry's name, kind and size.  Once, at import;
-   0, or -1 with an exception. */
-int sgkpy_dtype_table_init(void);
-
-/* The user-defined NumPy dtypes sgk has a type for, {dtype: sgk_dtype}
-   (ml_dtypes.bfloat16), from the Python layer; replaces any before.  0,
-   or -1 with an exception. */
-int sgkpy_set_user_dtypes(PyObject *dtypes);
-
 /* code_arg: None (direct) or an sgk_dtype (prepared).  0 on success; -1
    with an exception. */
 int sgkpy_call_init(sgkpy_call *call, const char *op, PyObject *code_arg);
@@ -53,10 +44,6 @@ int sgkpy_call_init(sgkpy_call *call, const char *op, PyObject *code_arg);
 /* A prepared call of the given code (not checked: the library checks the
    dtype of what it is given). */
 void sgkpy_call_prepared(sgkpy_call *call, const char *op, int code);
-
-/* The sgk_dtype of an array's items, or -1 when sgk has no equivalent
-   (including non-native byte order). */
-int sgkpy_dtype_code(PyArrayObject *array);
 
 /* Each returns 1 when the operand can be passed as it is, else 0 with
    call->declined set and no exception. */

@@ -5,12 +5,10 @@
    only checked here, and the executor works their slots out.) */
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdio.h>
 
-#include "runtime/error.h"
+#include "problem/index_errors.h"
 #include "problem/index_map.h"
 #include "parallel/parallel_for.h"
-#include "problem/shape.h"
 #include "simd/simd.h"
 
 typedef struct {
@@ -42,19 +40,6 @@ static void report_bad(map_job *job, int64_t n)
     long long seen = atomic_load(&job->first_bad);
     while (n < seen && !atomic_compare_exchange_weak(&job->first_bad, &seen, n)) {
     }
-}
-
-static int64_t load_index(const sgk_tensor *indices, int64_t i)
-{
-    return indices->dtype == SGK_INT64 ? ((const int64_t *)indices->data)[i]
-                                       : ((const int32_t *)indices->data)[i];
-}
-
-/* The index row pair n reads: with shared rows every batch starts again
-   from row 0. */
-static int64_t index_row(const sgk_index_map *m, int64_t n)
-{
-    return m->shared_rows && m->rows_per_batch > 0 ? n % m->rows_per_batch : n;
 }
 
 /* Reports the first pair from n on with a coordinate out of range, once a
@@ -276,25 +261,6 @@ MAP_ELEMENTS(map_elements_i64, int64_t, int64_t, slot)
 MAP_ELEMENTS(map_elements_i32_to32, int32_t, int32_t, slot32)
 MAP_ELEMENTS(map_elements_i64_to32, int64_t, int32_t, slot32)
 
-/* Sequence: the rows of each batch write from the batch's first position
-   on; it is only read, and checked, once per row. */
-static int64_t write_index(const sgk_index_map *m, int64_t batch)
-{
-    return m->indices == NULL ? 0 : load_index(m->indices, batch);
-}
-
-/* Where the rows of a batch start writing, or -1 when a linear write runs
-   outside the row: [0, max_seq_len - seq_len] linear, the write index
-   modulo max_seq_len (floored, as Python's %) circular. */
-static int64_t first_position(const sgk_index_map *m, int64_t batch)
-{
-    const int64_t w = write_index(m, batch), max = m->max_seq_len;
-    if (!m->circular)
-        return w >= 0 && w <= max - m->seq_len ? w : -1;
-    const int64_t r = w % max; /* max > 0: a batch with pairs has seq_len >= 1 */
-    return r < 0 ? r + max : r;
-}
-
 /* Pairs [begin, end), a row at a time: consecutive positions from the
    row's first, wrapping at max_seq_len (the front end keeps seq_len <=
    max_seq_len, so once at most, and unsigned sums cannot overflow). */
@@ -348,70 +314,10 @@ MAP_SEQUENCE(map_sequence_to32, int32_t, slot32)
 CHECK_ELEMENTS(check_elements_i32, int32_t)
 CHECK_ELEMENTS(check_elements_i64, int64_t)
 
-/* Formats the multi-index of flat position `flat` within dims[0..rank). */
-static const char *format_position(char *buf, size_t size, int64_t flat, const int64_t *dims,
-                                   int rank)
-{
-    int64_t coords[SGK_MAX_RANK];
-    for (int d = rank - 1; d >= 0; d--) {
-        coords[d] = flat % dims[d];
-        flat /= dims[d];
-    }
-    return sgk_format_dims(buf, size, coords, rank);
-}
-
-static sgk_status write_out_of_range(const sgk_problem *p, int64_t batch)
-{
-    const sgk_index_map *m = &p->map;
-    const long long w = (long long)write_index(m, batch), len = (long long)m->seq_len;
-    char shape[256];
-    sgk_format_dims(shape, sizeof shape, m->data->shape, m->data->rank);
-    return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
-                    "write_indices[%lld] = %lld: linear mode writes positions [%lld, %lld + %lld) "
-                    "outside [0, %lld) (past_cache shape %s, axis %d)",
-                    (long long)batch, w, w, w, len, (long long)m->max_seq_len, shape, m->axis);
-}
-
-static sgk_status out_of_range(const sgk_problem *p, int64_t n)
-{
-    const sgk_index_map *m = &p->map;
-    char pos[256], value[256], shape[256];
-    sgk_format_dims(shape, sizeof shape, m->data->shape, m->data->rank);
-    if (m->kind == SGK_MAP_SEQUENCE)
-        return write_out_of_range(p, n / m->rows_per_batch);
-    if (m->shared_rows) {
-        const int64_t row = index_row(m, n);
-        if (m->indices->rank == 0)
-            pos[0] = '\0';
-        else
-            format_position(pos, sizeof pos, row, m->indices->shape, m->indices->rank);
-        return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
-                        "indices%s = %lld out of range for axis %d of data shape %s", pos,
-                        (long long)load_index(m->indices, row), m->batch_dims, shape);
-    }
-    if (m->kind == SGK_MAP_ELEMENTS) {
-        /* a whole row's first element is the first bad one */
-        if (m->row_len > 1)
-            n *= m->row_len;
-        format_position(pos, sizeof pos, n, m->indices->shape, m->indices->rank);
-        return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
-                        "indices%s = %lld out of range for axis %d of data shape %s", pos,
-                        (long long)load_index(m->indices, n), m->axis, shape);
-    }
-    int64_t tuple[SGK_MAX_RANK];
-    for (int j = 0; j < m->k; j++)
-        tuple[j] = load_index(m->indices, n * m->k + j);
-    format_position(pos, sizeof pos, n, m->indices->shape, m->indices->rank - 1);
-    sgk_format_dims(value, sizeof value, tuple, m->k);
-    return sgk_fail(SGK_ERR_INDEX_OUT_OF_RANGE, p->op,
-                    "indices%s = %s out of range for data shape %s%s", pos, value, shape,
-                    m->batch_dims > 0 ? " after the batch dimensions" : "");
-}
-
 static sgk_status verdict(map_job *job)
 {
     const int64_t bad = atomic_load(&job->first_bad);
-    return bad < job->p->count ? out_of_range(job->p, bad) : SGK_OK;
+    return bad < job->p->count ? sgk_index_out_of_range(job->p, bad) : SGK_OK;
 }
 
 /* Sets the job's strides and returns the body that maps its pairs. */
@@ -474,14 +380,4 @@ sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t 
     sgk_parallel_for(p->count, threads, p->count * (is64 ? 8 : 4), min_bytes,
                      is64 ? check_elements_i64 : check_elements_i32, &job);
     return verdict(&job);
-}
-
-sgk_status sgk_check_write_indices(const sgk_problem *p)
-{
-    const sgk_index_map *m = &p->map;
-    const int64_t batches = m->data->shape[0];
-    for (int64_t b = 0; !m->circular && b < batches; b++)
-        if (first_position(m, b) < 0)
-            return write_out_of_range(p, b);
-    return SGK_OK;
 }

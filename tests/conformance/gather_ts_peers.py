@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from definition import BFLOAT16
+from peers import OpenVINO as ScatterFamilyOpenVINO
 
 OPS = {"gather": ("Gather", 13), "tensor_scatter": ("TensorScatter", 24)}
 
@@ -100,16 +100,10 @@ class OnnxRuntime:
         return value.numpy(), error
 
 
-class OpenVINO:
-    name, label = "openvino", "OpenVINO CPU plugin"
+class OpenVINO(ScatterFamilyOpenVINO):
+    """The CPU plugin's Gather-8, on the same core and tensors as the
+    ScatterND family's peer."""
     ops = {"gather": "Gather-8"}
-
-    def __init__(self):
-        import openvino as ov
-        self.ov = ov
-        self.core = ov.Core()
-        self.core.set_property("CPU", {"INFERENCE_PRECISION_HINT": "f32"})
-        self.version = f"openvino {ov.__version__.split('-')[0]}"
 
     def supports(self, case):
         # OpenVINO 2026.4 dies of SIGFPE compiling a Gather of empty indices
@@ -119,24 +113,11 @@ class OpenVINO:
 
     def run(self, case):
         ov = self.ov
-        data, indices = case.data, case.indices
-
-        def ov_type(a):
-            return ov.Type.bf16 if a.dtype == BFLOAT16 else ov.Type(a.dtype)
-        params = [ov.opset1.parameter(list(a.shape), ov_type(a)) for a in (data, indices)]
+        arrays = [case.data, case.indices]
+        params = [ov.opset1.parameter(list(a.shape), self._type(a)) for a in arrays]
         axis = ov.opset1.constant(np.array(case.axis, dtype=np.int64))
         node = ov.opset8.gather(params[0], params[1], axis, 0)
-        request = self.core.compile_model(ov.Model([node], params), "CPU").create_infer_request()
-        tensors = []
-        for a in (data, indices):
-            a = np.require(a, requirements="C")
-            tensors.append(ov.Tensor(a.view(np.uint16), list(a.shape), ov.Type.bf16)
-                           if a.dtype == BFLOAT16 else ov.Tensor(a))
-        request.infer(tensors)
-        out = np.array(request.get_output_tensor(0).data, copy=True)
-        if data.dtype == BFLOAT16:
-            out = out.view(np.uint16).view(BFLOAT16)
-        return out.reshape(request.get_output_tensor(0).shape)
+        return self._infer(node, params, arrays)
 
     def converts_tensor_scatter(self, case):
         """Whether OpenVINO's ONNX frontend reads a TensorScatter model at

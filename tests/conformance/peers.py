@@ -129,11 +129,16 @@ class OpenVINO:
                                                       True)
         else:
             node = ov.opset6.gather_elements(*params, case.axis)
-        compiled = self.core.compile_model(ov.Model([node], params), "CPU")
+        return self._infer(node, params, arrays)
+
+    def _infer(self, node, params, arrays):
+        """The one-node model of node on params, run on arrays; the output
+        in the type of arrays[0], the data."""
+        compiled = self.core.compile_model(self.ov.Model([node], params), "CPU")
         request = compiled.create_infer_request()
         request.infer([self._tensor(a) for a in arrays])
         out = np.array(request.get_output_tensor(0).data, copy=True)
-        if case.data.dtype == BFLOAT16:
+        if arrays[0].dtype == BFLOAT16:
             out = out.view(np.uint16).view(BFLOAT16)
         return out.reshape(request.get_output_tensor(0).shape)
 
