@@ -45,6 +45,7 @@ adapters_openvino_libsgk_openvino_la_LDFLAGS = -module -avoid-version -shared -n
 if HAVE_OPENVINO
 if HAVE_CMOCKA
 check_PROGRAMS += adapters/openvino/tests/test_ops
+TESTS += adapters/openvino/tests/test_ops
 endif
 endif
 adapters_openvino_tests_test_ops_SOURCES = adapters/openvino/tests/test_ops.cpp \
