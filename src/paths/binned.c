@@ -151,6 +151,7 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     bp->lane = binned_lane(bp->slot_bytes, bp->value_bytes);
     bp->chunk_bytes = line_up((size_t)bp->chunk * (bp->slot_bytes + bp->value_bytes));
     bp->stage_bytes = (size_t)bp->lane * (bp->slot_bytes + bp->value_bytes);
+    bp->wider_line = bp->stage_bytes - 64;
     bp->stream = binned_streams(base, bp->slot_bytes + bp->value_bytes);
     bp->stream_lines = bp->stream ? sgk_simd_stream_lines_kernel() : NULL;
     /* the preference keeps the part-filled chunks within 2x the pairs,

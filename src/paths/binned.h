@@ -69,6 +69,7 @@ typedef struct {
     size_t value_bytes;   /* the element, or 8 (positions) */
     size_t chunk_bytes;
     size_t stage_bytes;   /* one block's staging buffer */
+    size_t wider_line;    /* its wider entries' bytes */
     part *part;           /* parts */
     int64_t *before;      /* blocks + 1: pairs binned to the blocks before */
     void *owned;          /* the scratch, when too large to keep or nested */

@@ -45,12 +45,10 @@ static inline uint8_t *room_in(const binned_plan *bp, part *pt, bin *b)
 static void stage_of(const binned_plan *bp, const part *pt, int64_t b, const uint8_t **slots,
                      const uint8_t **values)
 {
-    const size_t sb = bp->slot_bytes, vb = bp->value_bytes;
     const uint8_t *narrow = pt->stage + (size_t)b * 64;
-    const uint8_t *wider = pt->stage + (size_t)bp->blocks * 64 +
-                           (size_t)b * 64 * (sb > vb ? sb / vb : vb / sb);
-    *slots = sb <= vb ? narrow : wider;
-    *values = sb <= vb ? wider : narrow;
+    const uint8_t *wider = pt->stage + (size_t)bp->blocks * 64 + (size_t)b * bp->wider_line;
+    *slots = bp->slot_bytes <= bp->value_bytes ? narrow : wider;
+    *values = bp->slot_bytes <= bp->value_bytes ? wider : narrow;
 }
 
 /* Appends block b's staging buffer, `pairs` of them, to the block's bin:
