@@ -111,9 +111,10 @@ static void binned_destroy(sgk_plan *plan)
     sgk_path_free(plan);
 }
 
+/* Up to the staging buffers' alignment (a few lines). */
 static size_t line_up(size_t bytes)
 {
-    return (bytes + 63) & ~(size_t)63;
+    return (bytes + STAGE_ALIGN - 1) & ~(size_t)(STAGE_ALIGN - 1);
 }
 
 /* Whether staged lines go out with non-temporal stores: when the bins,
@@ -151,7 +152,9 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     bp->lane = binned_lane(bp->slot_bytes, bp->value_bytes);
     bp->chunk_bytes = line_up((size_t)bp->chunk * (bp->slot_bytes + bp->value_bytes));
     bp->stage_bytes = (size_t)bp->lane * (bp->slot_bytes + bp->value_bytes);
-    bp->wider_line = bp->stage_bytes - 64;
+    bp->narrow_line = (size_t)bp->lane * (bp->slot_bytes < bp->value_bytes ? bp->slot_bytes
+                                                                           : bp->value_bytes);
+    bp->wider_line = bp->stage_bytes - bp->narrow_line;
     bp->stream = binned_streams(base, bp->slot_bytes + bp->value_bytes);
     bp->stream_lines = bp->stream ? sgk_simd_stream_lines_kernel() : NULL;
     /* the preference keeps the part-filled chunks within 2x the pairs,
@@ -160,12 +163,12 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     const size_t parts = line_up((size_t)bp->parts * sizeof(part));
     const size_t bins = line_up((size_t)bp->blocks * sizeof(bin));
     const size_t links = line_up((size_t)chunks * sizeof(uint32_t));
-    const size_t pool = (size_t)chunks * bp->chunk_bytes;
+    const size_t pool = line_up((size_t)chunks * bp->chunk_bytes);
     const size_t stage = (size_t)bp->blocks * bp->stage_bytes;
     const size_t staged = line_up((size_t)bp->blocks * sizeof(uint8_t *));
     const size_t per_part = bins + links + pool + stage + staged;
-    /* a line more, to align the scratch to a line by hand */
-    const size_t need = 64 + parts + (size_t)bp->parts * per_part +
+    /* room to align the scratch by hand */
+    const size_t need = STAGE_ALIGN + parts + (size_t)bp->parts * per_part +
                         (size_t)(bp->blocks + 1) * sizeof(int64_t);
     uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP && sgk_path_owns_thread_buffers(&bp->base)
                            ? sgk_call_scratch(need)
@@ -177,7 +180,7 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
         return sgk_plan_out_of_memory(base);
     }
     /* streamed lines need aligned chunks and staging buffers */
-    scratch += (64 - (uintptr_t)scratch % 64) % 64;
+    scratch += (STAGE_ALIGN - (uintptr_t)scratch % STAGE_ALIGN) % STAGE_ALIGN;
     bp->part = (part *)scratch;
     for (int t = 0; t < bp->parts; t++) {
         uint8_t *at = scratch + parts + (size_t)t * per_part;

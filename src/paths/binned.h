@@ -41,9 +41,9 @@ typedef struct {
     bin *bins;          /* one per block */
     uint8_t *pool;      /* its chunks */
     uint32_t *next;     /* the chunk after each in its chain */
-    uint8_t *stage;     /* the staging buffers: per block a line of the
-                           narrower of slots and values, then per block
-                           the wider ones' lines */
+    uint8_t *stage;     /* the staging buffers: per block the lines of
+                           the narrower of slots and values, then per
+                           block the wider ones' lines */
     uint8_t **cursor;   /* per block, where its next narrow entry goes */
     int64_t first_bad;  /* the first pair of the first bad batch, or count */
     uint32_t used;      /* chunks taken */
@@ -69,17 +69,27 @@ typedef struct {
     size_t value_bytes;   /* the element, or 8 (positions) */
     size_t chunk_bytes;
     size_t stage_bytes;   /* one block's staging buffer */
+    size_t narrow_line;   /* its narrower entries' bytes */
     size_t wider_line;    /* its wider entries' bytes */
     part *part;           /* parts */
     int64_t *before;      /* blocks + 1: pairs binned to the blocks before */
     void *owned;          /* the scratch, when too large to keep or nested */
 } binned_plan;
 
+/* Lines of the narrower entries in a staging buffer: one for values,
+   four for positions (8 bytes each: one line would flush every 8 pairs,
+   a flush's cost on too few). */
+#define STAGE_LINES(narrow) ((narrow) >= 8 ? 4 : 1)
+
+/* The staging buffers' alignment: their narrow lines' bytes at most, so
+   that a cursor's reaching the end of its buffer is an address test. */
+#define STAGE_ALIGN 256
+
 /* Pairs a staging buffer holds: whole lines of slots and of values. */
 static inline uint32_t binned_lane(size_t slot_bytes, size_t value_bytes)
 {
     const size_t narrow = slot_bytes < value_bytes ? slot_bytes : value_bytes;
-    return (uint32_t)(64 / narrow);
+    return (uint32_t)(64 * STAGE_LINES(narrow) / narrow);
 }
 
 typedef struct {

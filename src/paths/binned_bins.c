@@ -45,8 +45,9 @@ static inline uint8_t *room_in(const binned_plan *bp, part *pt, bin *b)
 static void stage_of(const binned_plan *bp, const part *pt, int64_t b, const uint8_t **slots,
                      const uint8_t **values)
 {
-    const uint8_t *narrow = pt->stage + (size_t)b * 64;
-    const uint8_t *wider = pt->stage + (size_t)bp->blocks * 64 + (size_t)b * bp->wider_line;
+    const uint8_t *narrow = pt->stage + (size_t)b * bp->narrow_line;
+    const uint8_t *wider =
+        pt->stage + (size_t)bp->blocks * bp->narrow_line + (size_t)b * bp->wider_line;
     *slots = bp->slot_bytes <= bp->value_bytes ? narrow : wider;
     *values = bp->slot_bytes <= bp->value_bytes ? wider : narrow;
 }
@@ -71,24 +72,26 @@ static void flush_stage(const binned_plan *bp, part *pt, int64_t b, uint32_t pai
         memcpy(value_to, values, pairs * vb);
     }
     x->fill += pairs;
-    pt->cursor[b] = pt->stage + (size_t)b * 64;
+    pt->cursor[b] = pt->stage + (size_t)b * bp->narrow_line;
 }
 
 /* Appends pairs [n, n + m), their slots in wide, to their blocks' staging
    buffers, slots of type ST and values of type VT (the caller's updates
    need not be aligned for VT); VALUE(i) is the address of pair n + i's
-   value.  Each block's buffer is a line of the narrower entries and
-   RATIO lines of the wider, the lines of all blocks' narrow entries
-   first, so that a pair's wider entry lies at RATIO times its narrow
-   entry's address plus a constant: one cursor a block, one scaled
-   address, and the buffer is full when the cursor reaches a line. */
+   value.  Each block's buffer is LINE bytes of the narrower entries
+   (STAGE_LINES lines) and RATIO times that of the wider, the narrow
+   entries of all blocks first, so that a pair's wider entry lies at
+   RATIO times its narrow entry's address plus a constant: one cursor a
+   block, one scaled address, and the buffer is full when the cursor
+   reaches a multiple of LINE (the stage is aligned to STAGE_ALIGN). */
 #define STAGE_EACH(ST, VT, VALUE)                                                      \
     do {                                                                               \
         enum {                                                                         \
             NARROW = sizeof(ST) < sizeof(VT) ? sizeof(ST) : sizeof(VT),                \
-            RATIO = (sizeof(ST) < sizeof(VT) ? sizeof(VT) : sizeof(ST)) / NARROW       \
+            RATIO = (sizeof(ST) < sizeof(VT) ? sizeof(VT) : sizeof(ST)) / NARROW,      \
+            LINE = 64 * STAGE_LINES(NARROW)                                            \
         };                                                                             \
-        const uintptr_t to_wider = (uintptr_t)(pt->stage + (size_t)bp->blocks * 64) -  \
+        const uintptr_t to_wider = (uintptr_t)(pt->stage + (size_t)bp->blocks * LINE) - \
                                    RATIO * (uintptr_t)pt->stage;                       \
         _Pragma("GCC unroll 4") for (int64_t i = 0; i < m; i++) {                     \
             const uint64_t s = (uint64_t)wide[i];                                      \
@@ -100,8 +103,8 @@ static void flush_stage(const binned_plan *bp, part *pt, int64_t b, uint32_t pai
             memcpy(sizeof(ST) <= sizeof(VT) ? wider : at, VALUE(i), sizeof(VT));       \
             at += NARROW;                                                              \
             cursor[b] = at;                                                            \
-            if ((uintptr_t)at % 64 == 0)                                               \
-                flush_stage(bp, pt, (int64_t)b, 64 / NARROW);                          \
+            if ((uintptr_t)at % LINE == 0)                                             \
+                flush_stage(bp, pt, (int64_t)b, LINE / NARROW);                        \
         }                                                                              \
     } while (0)
 
@@ -138,7 +141,7 @@ void sgk_binned_bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
         /* an empty bin looks full, so that its first pair starts a chunk */
         for (int64_t b = 0; b < bp->blocks; b++) {
             bins[b] = (bin){.fill = bp->chunk, .head = NO_CHUNK};
-            cursor[b] = pt->stage + (size_t)b * 64;
+            cursor[b] = pt->stage + (size_t)b * bp->narrow_line;
         }
         const int64_t end = sgk_even_start(count, t + 1, bp->parts);
         for (int64_t n = sgk_even_start(count, t, bp->parts); n < end; n += BIN_BATCH) {
@@ -163,7 +166,8 @@ void sgk_binned_bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
         if (pt->first_bad < count)
             continue; /* nothing binned is read: the call fails */
         for (int64_t b = 0; b < bp->blocks; b++) {
-            const size_t staged = (size_t)(cursor[b] - (pt->stage + (size_t)b * 64)) / narrow;
+            const size_t staged =
+                (size_t)(cursor[b] - (pt->stage + (size_t)b * bp->narrow_line)) / narrow;
             if (staged > 0)
                 flush_stage(bp, pt, b, (uint32_t)staged);
         }
