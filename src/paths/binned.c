@@ -24,56 +24,8 @@
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
 #include "simd/simd.h"
-
-/* Pairs mapped at a time in step 1: their check fails as one range. */
-#define BIN_BATCH 1024
-
-/* Chunk capacities, in pairs: large enough that following a chain costs
-   nothing beside the pairs, small enough that the chunks left part-filled
-   (at most one per thread and block) stay a fraction of the pairs. */
-#define CHUNK_MIN 64
-#define CHUNK_MAX 4096
-
-#define NO_CHUNK UINT32_MAX
-
-/* One thread's bin of one block. */
-typedef struct {
-    uint16_t *tail;  /* the last chunk: its slots, then its values (or
-                        positions) */
-    uint32_t fill;   /* pairs in the last chunk */
-    uint32_t head;   /* the first chunk, or NO_CHUNK */
-    uint32_t last;   /* the last chunk's number */
-    uint32_t chunks; /* chunks in the chain */
-} bin;
-
-/* One thread's bins and chunks, a cache line each (padded, not aligned:
-   a scratch too large to keep comes from malloc). */
-typedef struct {
-    bin *bins;          /* one per block */
-    uint8_t *pool;      /* its chunks */
-    uint32_t *next;     /* the chunk after each in its chain */
-    uint32_t used;      /* chunks taken */
-    int64_t first_bad;  /* the first pair of the first bad batch, or count */
-    char pad[24];
-} part;
-
-_Static_assert(sizeof(part) == 64, "a part per cache line");
-
-typedef struct {
-    sgk_plan base;
-    bool slices;          /* bins hold (slot, position), 64 bits each */
-    sgk_problem p;        /* a copy: the planner's goes before the run;
-                             a one-shot plan runs within the call */
-    sgk_apply16_fn apply16;
-    int shift;            /* a block is 1 << shift slots */
-    int64_t blocks;
-    int parts;            /* shares of the pairs, one per thread */
-    uint32_t chunk;       /* pairs per chunk */
-    size_t chunk_bytes;
-    part *part;           /* parts */
-    int64_t *before;      /* blocks + 1: pairs binned to the blocks before */
-    void *owned;          /* the scratch, when too large to keep or nested */
-} binned_plan;
+#include "paths/binned.h"
+#include "runtime/topology.h"
 
 /* it takes the thread's plan block, and with it the thread's buffers */
 _Static_assert(sizeof(binned_plan) <= SGK_PLAN_BLOCK_BYTES, "one-shot plan too large");
@@ -159,13 +111,28 @@ static void binned_destroy(sgk_plan *plan)
     sgk_path_free(plan);
 }
 
+/* Up to the staging buffers' alignment (a few lines). */
 static size_t line_up(size_t bytes)
 {
-    return (bytes + 63) & ~(size_t)63;
+    return (bytes + STAGE_ALIGN - 1) & ~(size_t)(STAGE_ALIGN - 1);
 }
 
-/* Lays the scratch out: per part its bins, chunk links and pool (each on
-   cache lines of its own), then the blocks' pair counts. */
+/* Whether staged lines go out with non-temporal stores: when the bins,
+   entry_bytes a pair, outgrow the threads' L2 caches, where step 2 would
+   find them.  Farther out, a plain store first reads the line it fills:
+   streaming skips that read, a third of the bins' traffic.  (Measured on
+   a 2-core Xeon VM whose L3 reports 260 MiB: streaming was as fast or
+   faster even for bins that would fit that L3.) */
+static bool binned_streams(const sgk_plan *plan, size_t entry_bytes)
+{
+    const int64_t l2 = sgk_topology_get()->l2_bytes;
+    const int64_t cache = (l2 > 0 ? l2 : INT64_C(1) << 20) * parts_of(plan);
+    return plan->count > cache / (int64_t)entry_bytes;
+}
+
+/* Lays the scratch out: per part its bins, chunk links, pool, staging
+   buffers and their counts (each on cache lines of its own), then the
+   blocks' pair counts. */
 static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
 {
     binned_plan *bp = sgk_path_alloc(base, sizeof *bp);
@@ -180,16 +147,28 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     bp->blocks = (base->slots >> bp->shift) + ((base->slots & block_mask) != 0);
     bp->parts = parts_of(base);
     bp->chunk = chunk_pairs(base->count, bp->blocks * bp->parts);
-    bp->chunk_bytes = line_up((size_t)bp->chunk * (bp->slices ? 16 : 2 + base->elem_size));
+    bp->slot_bytes = bp->slices ? 8 : 2;
+    bp->value_bytes = bp->slices ? 8 : base->elem_size;
+    bp->lane = binned_lane(bp->slot_bytes, bp->value_bytes);
+    bp->chunk_bytes = line_up((size_t)bp->chunk * (bp->slot_bytes + bp->value_bytes));
+    bp->stage_bytes = (size_t)bp->lane * (bp->slot_bytes + bp->value_bytes);
+    bp->narrow_line = (size_t)bp->lane * (bp->slot_bytes < bp->value_bytes ? bp->slot_bytes
+                                                                           : bp->value_bytes);
+    bp->wider_line = bp->stage_bytes - bp->narrow_line;
+    bp->stream = binned_streams(base, bp->slot_bytes + bp->value_bytes);
+    bp->stream_lines = bp->stream ? sgk_simd_stream_lines_kernel() : NULL;
     /* the preference keeps the part-filled chunks within 2x the pairs,
        and the fit the chunk numbers within 32 bits */
     const int64_t chunks = chunks_per_part(base, bp->blocks, bp->chunk);
     const size_t parts = line_up((size_t)bp->parts * sizeof(part));
     const size_t bins = line_up((size_t)bp->blocks * sizeof(bin));
     const size_t links = line_up((size_t)chunks * sizeof(uint32_t));
-    const size_t pool = (size_t)chunks * bp->chunk_bytes;
-    const size_t per_part = bins + links + pool;
-    const size_t need = parts + (size_t)bp->parts * per_part +
+    const size_t pool = line_up((size_t)chunks * bp->chunk_bytes);
+    const size_t stage = (size_t)bp->blocks * bp->stage_bytes;
+    const size_t staged = line_up((size_t)bp->blocks * sizeof(uint8_t *));
+    const size_t per_part = bins + links + pool + stage + staged;
+    /* room to align the scratch by hand */
+    const size_t need = STAGE_ALIGN + parts + (size_t)bp->parts * per_part +
                         (size_t)(bp->blocks + 1) * sizeof(int64_t);
     uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP && sgk_path_owns_thread_buffers(&bp->base)
                            ? sgk_call_scratch(need)
@@ -200,140 +179,19 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
         sgk_path_free(&bp->base);
         return sgk_plan_out_of_memory(base);
     }
+    /* streamed lines need aligned chunks and staging buffers */
+    scratch += (STAGE_ALIGN - (uintptr_t)scratch % STAGE_ALIGN) % STAGE_ALIGN;
     bp->part = (part *)scratch;
     for (int t = 0; t < bp->parts; t++) {
         uint8_t *at = scratch + parts + (size_t)t * per_part;
         bp->part[t].bins = (bin *)at;
         bp->part[t].next = (uint32_t *)(at + bins);
         bp->part[t].pool = at + bins + links;
+        bp->part[t].stage = at + bins + links + pool;
+        bp->part[t].cursor = (uint8_t **)(at + bins + links + pool + stage);
     }
     bp->before = (int64_t *)(scratch + parts + (size_t)bp->parts * per_part);
     *out = &bp->base;
-    return SGK_OK;
-}
-
-/* Starts a new chunk at the end of bin b's chain. */
-static uint16_t *next_chunk(const binned_plan *bp, part *pt, bin *b)
-{
-    const uint32_t c = pt->used++;
-    if (b->head == NO_CHUNK)
-        b->head = c;
-    else
-        pt->next[b->last] = c;
-    pt->next[c] = NO_CHUNK;
-    b->last = c;
-    b->chunks++;
-    b->fill = 0;
-    return b->tail = (uint16_t *)(pt->pool + (size_t)c * bp->chunk_bytes);
-}
-
-typedef struct {
-    binned_plan *bp;
-    const uint8_t *updates;
-} bin_job;
-
-/* The chunk bin b's next pair goes into: a new one when the last is full
-   (an empty bin looks full). */
-static inline void *room_in(const binned_plan *bp, part *pt, bin *b)
-{
-    return b->fill == bp->chunk ? next_chunk(bp, pt, b) : b->tail;
-}
-
-/* Appends pairs [n, n + m), their slots in wide, to their blocks' bins:
-   the statements given store pair n + i as entry k of `chunk`. */
-#define BIN_EACH(...)                                                                  \
-    for (int64_t i = 0; i < m; i++) {                                                  \
-        const uint64_t s = (uint64_t)wide[i];                                          \
-        bin *b = bins + (s >> shift);                                                  \
-        void *chunk = room_in(bp, pt, b);                                              \
-        const uint32_t k = b->fill++;                                                  \
-        __VA_ARGS__                                                                    \
-    }
-
-/* Single elements: the 16-bit slot, and the value (the caller's updates
-   need not be aligned for T). */
-#define BIN_VALUES(T)                                                                  \
-    BIN_EACH(uint16_t *slot = chunk; slot[k] = (uint16_t)(s & mask);                   \
-             memcpy((T *)(slot + capacity) + k, updates + (size_t)(n + i) * sizeof(T), \
-                    sizeof(T));)
-
-typedef struct {
-    uint64_t lo, hi;
-} bytes16;
-
-/* Slices: the slot within its block and the position, as sgk_apply_pairs
-   takes them. */
-#define BIN_POSITIONS                                                                  \
-    BIN_EACH(int64_t *slot = chunk; slot[k] = (int64_t)(s & mask);                     \
-             slot[capacity + k] = n + i;)
-
-/* Step 1 for parts [first, last). */
-static void bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
-{
-    bin_job *job = ctx;
-    binned_plan *bp = job->bp;
-    const int shift = bp->shift;
-    const uint64_t mask = ((uint64_t)1 << shift) - 1;
-    const uint32_t capacity = bp->chunk;
-    const uint8_t *updates = job->updates;
-    const int64_t count = bp->base.count;
-    int64_t wide[BIN_BATCH];
-    (void)worker;
-    for (int64_t t = first; t < last; t++) {
-        part *pt = &bp->part[t];
-        bin *bins = pt->bins;
-        pt->used = 0;
-        pt->first_bad = count;
-        /* an empty bin looks full, so that its first pair starts a chunk */
-        for (int64_t b = 0; b < bp->blocks; b++)
-            bins[b] = (bin){.fill = capacity, .head = NO_CHUNK};
-        const int64_t end = sgk_even_start(count, t + 1, bp->parts);
-        for (int64_t n = sgk_even_start(count, t, bp->parts); n < end; n += BIN_BATCH) {
-            const int64_t m = end - n < BIN_BATCH ? end - n : BIN_BATCH;
-            /* checked before it is binned; the message comes later */
-            if (sgk_map_index_range(&bp->p, n, n + m, wide) != SGK_OK) {
-                pt->first_bad = n;
-                break;
-            }
-            if (bp->slices) {
-                BIN_POSITIONS
-                continue;
-            }
-            switch (bp->base.elem_size) {
-            case 1: BIN_VALUES(uint8_t) break;
-            case 2: BIN_VALUES(uint16_t) break;
-            case 4: BIN_VALUES(uint32_t) break;
-            case 8: BIN_VALUES(uint64_t) break;
-            default: BIN_VALUES(bytes16) break;
-            }
-        }
-    }
-}
-
-/* The first bad pair's message, or the pairs binned before each block. */
-static sgk_status settle_bins(binned_plan *bp)
-{
-    const int64_t count = bp->base.count;
-    for (int t = 0; t < bp->parts; t++) {
-        const int64_t n = bp->part[t].first_bad;
-        if (n < count) {
-            /* the parts before found nothing, so the first bad pair is here;
-               the message is made on the calling thread */
-            int64_t wide[BIN_BATCH];
-            return sgk_map_index_range(&bp->p, n, count - n < BIN_BATCH ? count : n + BIN_BATCH,
-                                       wide);
-        }
-    }
-    bp->before[0] = 0;
-    for (int64_t b = 0; b < bp->blocks; b++) {
-        int64_t pairs = 0;
-        for (int t = 0; t < bp->parts; t++) {
-            const bin *x = &bp->part[t].bins[b];
-            if (x->chunks > 0)
-                pairs += (int64_t)(x->chunks - 1) * bp->chunk + x->fill;
-        }
-        bp->before[b + 1] = bp->before[b] + pairs;
-    }
     return SGK_OK;
 }
 
@@ -418,8 +276,8 @@ static sgk_status binned_run(const sgk_plan *plan, const sgk_buffers *b)
     sgk_parallel_for(bp->parts, plan->threads,
                      plan->count * (index_bytes + entry_bytes +
                                     (bp->slices ? 0 : (int64_t)plan->elem_size)),
-                     plan->parallel_min_bytes, bin_pairs, &bj);
-    sgk_status status = settle_bins(bp);
+                     plan->parallel_min_bytes, sgk_binned_bin_pairs, &bj);
+    sgk_status status = sgk_binned_settle(bp);
     if (status != SGK_OK)
         return status;
     apply_job aj = {bp, b};

@@ -8,6 +8,7 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
+#include "simd/simd.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace sgk {
@@ -311,6 +312,20 @@ void MoveRowsInOrder(void* dst_v, const void* src_v, const int64_t* src_slots,
   if (stream) hwy::FlushStream();
 }
 
+// Whole cache lines, streamed: dst and src 64-byte aligned, bytes a multiple
+// of 64.  At most 64-byte vectors, so that the lines' alignment is the
+// vectors'.  No fence: the caller ends its run of lines with
+// sgk_simd_stream_fence.
+void StreamLines(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src, size_t bytes) {
+  const hn::CappedTag<uint8_t, 64> d;
+  const size_t N = hn::Lanes(d);
+  uint8_t* HWY_RESTRICT to = static_cast<uint8_t*>(dst);
+  const uint8_t* HWY_RESTRICT from = static_cast<const uint8_t*>(src);
+  for (size_t i = 0; i < bytes; i += N) hn::Stream(hn::Load(d, from + i), d, to + i);
+}
+
+sgk_simd_stream_fn StreamLinesKernel() { return &StreamLines; }
+
 }  // namespace HWY_NAMESPACE
 }  // namespace sgk
 HWY_AFTER_NAMESPACE();
@@ -323,6 +338,13 @@ namespace sgk {
 HWY_EXPORT(CopyBytes);
 HWY_EXPORT(MoveSlices);
 HWY_EXPORT(MoveRowsInOrder);
+HWY_EXPORT(StreamLinesKernel);
+
+extern "C" sgk_simd_stream_fn sgk_simd_stream_lines_kernel(void) {
+  return SGK_DISPATCH(StreamLinesKernel)();
+}
+
+extern "C" void sgk_simd_stream_fence(void) { hwy::FlushStream(); }
 
 // C linkage, declared at global scope in simd.h; defined here so that the
 // dispatch tables above are in scope.

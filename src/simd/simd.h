@@ -39,6 +39,18 @@ const char *sgk_simd_runnable_targets(void);
    with non-temporal stores, for output that will not be read again soon. */
 void sgk_simd_copy_bytes(void *dst, const void *src, size_t bytes, bool stream);
 
+/* Copies bytes (a multiple of 64) from src to dst, both 64-byte aligned,
+   with non-temporal stores and no fence: for write-combining buffers
+   flushed a line at a time.  The kernel is looked up once, as its callers
+   call it often with few lines. */
+typedef void (*sgk_simd_stream_fn)(void *dst, const void *src, size_t bytes);
+sgk_simd_stream_fn sgk_simd_stream_lines_kernel(void);
+
+/* Orders the non-temporal stores made so far before any store after it
+   (sfence on x86): ends a run of sgk_simd_stream_lines_kernel copies
+   before other threads read what they wrote. */
+void sgk_simd_stream_fence(void);
+
 /* For n in [begin, end): copy the slice_bytes at src + src_slots[n] *
    stride_bytes to dst + dst_slots[n] * stride_bytes.  A NULL slot list means
    slot n.  Slices may repeat only in src.  stream: as for
