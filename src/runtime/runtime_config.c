@@ -59,8 +59,9 @@ static void note(const char *name, const char *value, bool ok)
    16 us, and a team wakes in a few.  Measured on the 2-core Xeon: on
    OpenMP a 1 MiB Gather took 49 us on one thread and 17 on two, a 256 KiB
    one gained nothing; in OpenVINO, on its oneTBB pool, a 1 MiB Gather
-   node went from 112 us to 60-76.  The L2 size used before kept calls of
-   up to 2 MiB on one thread. */
+   node went from 112 us to 60-76.  The L2 size used before (2 MiB here)
+   kept calls of up to 4 MiB on one thread, each thread of a team taking
+   at least that much. */
 #define DEFAULT_PARALLEL_MIN_BYTES (512 * 1024)
 
 static int64_t default_stream_min_bytes(const sgk_topology *topo)
