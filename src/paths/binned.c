@@ -151,10 +151,10 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     bp->value_bytes = bp->slices ? 8 : base->elem_size;
     bp->lane = binned_lane(bp->slot_bytes, bp->value_bytes);
     bp->chunk_bytes = line_up((size_t)bp->chunk * (bp->slot_bytes + bp->value_bytes));
-    bp->stage_bytes = (size_t)bp->lane * (bp->slot_bytes + bp->value_bytes);
+    const size_t stage_bytes = (size_t)bp->lane * (bp->slot_bytes + bp->value_bytes);
     bp->narrow_line = (size_t)bp->lane * (bp->slot_bytes < bp->value_bytes ? bp->slot_bytes
                                                                            : bp->value_bytes);
-    bp->wider_line = bp->stage_bytes - bp->narrow_line;
+    bp->wider_line = stage_bytes - bp->narrow_line;
     bp->stream = binned_streams(base, bp->slot_bytes + bp->value_bytes);
     bp->stream_lines = bp->stream ? sgk_simd_stream_lines_kernel() : NULL;
     /* the preference keeps the part-filled chunks within 2x the pairs,
@@ -164,7 +164,7 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     const size_t bins = line_up((size_t)bp->blocks * sizeof(bin));
     const size_t links = line_up((size_t)chunks * sizeof(uint32_t));
     const size_t pool = line_up((size_t)chunks * bp->chunk_bytes);
-    const size_t stage = (size_t)bp->blocks * bp->stage_bytes;
+    const size_t stage = (size_t)bp->blocks * stage_bytes;
     const size_t staged = line_up((size_t)bp->blocks * sizeof(uint8_t *));
     const size_t per_part = bins + links + pool + stage + staged;
     /* room to align the scratch by hand */

@@ -68,9 +68,9 @@ typedef struct {
     size_t slot_bytes;    /* 2 (values) or 8 (positions) */
     size_t value_bytes;   /* the element, or 8 (positions) */
     size_t chunk_bytes;
-    size_t stage_bytes;   /* one block's staging buffer */
-    size_t narrow_line;   /* its narrower entries' bytes */
-    size_t wider_line;    /* its wider entries' bytes */
+    size_t narrow_line;   /* a block's staging buffer: its narrower
+                             entries' bytes */
+    size_t wider_line;    /* and its wider entries' bytes */
     part *part;           /* parts */
     int64_t *before;      /* blocks + 1: pairs binned to the blocks before */
     void *owned;          /* the scratch, when too large to keep or nested */

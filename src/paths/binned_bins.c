@@ -41,11 +41,17 @@ static inline uint8_t *room_in(const binned_plan *bp, part *pt, bin *b)
     return b->fill == bp->chunk ? next_chunk(bp, pt, b) : b->tail;
 }
 
+/* Where block b's staging buffer begins: its narrower entries. */
+static inline uint8_t *stage_start(const binned_plan *bp, const part *pt, int64_t b)
+{
+    return pt->stage + (size_t)b * bp->narrow_line;
+}
+
 /* Block b's staging buffer: its slots and its values. */
 static void stage_of(const binned_plan *bp, const part *pt, int64_t b, const uint8_t **slots,
                      const uint8_t **values)
 {
-    const uint8_t *narrow = pt->stage + (size_t)b * bp->narrow_line;
+    const uint8_t *narrow = stage_start(bp, pt, b);
     const uint8_t *wider =
         pt->stage + (size_t)bp->blocks * bp->narrow_line + (size_t)b * bp->wider_line;
     *slots = bp->slot_bytes <= bp->value_bytes ? narrow : wider;
@@ -72,7 +78,7 @@ static void flush_stage(const binned_plan *bp, part *pt, int64_t b, uint32_t pai
         memcpy(value_to, values, pairs * vb);
     }
     x->fill += pairs;
-    pt->cursor[b] = pt->stage + (size_t)b * bp->narrow_line;
+    pt->cursor[b] = stage_start(bp, pt, b);
 }
 
 /* Appends pairs [n, n + m), their slots in wide, to their blocks' staging
@@ -141,7 +147,7 @@ void sgk_binned_bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
         /* an empty bin looks full, so that its first pair starts a chunk */
         for (int64_t b = 0; b < bp->blocks; b++) {
             bins[b] = (bin){.fill = bp->chunk, .head = NO_CHUNK};
-            cursor[b] = pt->stage + (size_t)b * bp->narrow_line;
+            cursor[b] = stage_start(bp, pt, b);
         }
         const int64_t end = sgk_even_start(count, t + 1, bp->parts);
         for (int64_t n = sgk_even_start(count, t, bp->parts); n < end; n += BIN_BATCH) {
@@ -167,7 +173,7 @@ void sgk_binned_bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
             continue; /* nothing binned is read: the call fails */
         for (int64_t b = 0; b < bp->blocks; b++) {
             const size_t staged =
-                (size_t)(cursor[b] - (pt->stage + (size_t)b * bp->narrow_line)) / narrow;
+                (size_t)(cursor[b] - stage_start(bp, pt, b)) / narrow;
             if (staged > 0)
                 flush_stage(bp, pt, b, (uint32_t)staged);
         }
