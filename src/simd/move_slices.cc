@@ -66,12 +66,8 @@ HWY_INLINE void CopyRun(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT s
                         size_t bytes) {
   const hn::ScalableTag<uint8_t> d;
   const size_t N = hn::Lanes(d);
-  if (bytes < N) {
+  if (bytes < N || bytes >= 4 * kPage) {
     if (bytes != 0) memcpy(dst, src, bytes);  // memcpy wants real pointers even for 0
-    return;
-  }
-  if (bytes >= 4 * kPage) {
-    memcpy(dst, src, bytes);
     return;
   }
   size_t i = 0;
