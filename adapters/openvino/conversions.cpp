@@ -19,6 +19,7 @@
 #include "scatter_elements_op.hpp"
 #include "scatter_nd_op.hpp"
 #include "tensor_scatter_op.hpp"
+#include "transposed_scatter.hpp"
 
 namespace sgk_openvino {
 
@@ -37,6 +38,10 @@ int64_t int_attribute(const ov::frontend::NodeContext& node, const char* name) {
 
 ov::OutputVector convert_scatter_nd(const ov::frontend::NodeContext& node) {
     const auto data = node.get_input(0);
+    const ov::Output<ov::Node> along_axis = untransposed_scatter(
+        data, node.get_input(1), node.get_input(2), reduction_of(node), node.get_name());
+    if (along_axis.get_node() != nullptr)
+        return {along_axis};
     auto op = std::make_shared<ScatterNDOp>(data, node.get_input(1), node.get_input(2),
                                             reduction_of(node), data.get_element_type());
     return {op->output(0)};

@@ -19,6 +19,7 @@ SGK_OPENVINO_SOURCES = \
 	adapters/openvino/gather_op.cpp adapters/openvino/gather_op.hpp \
 	adapters/openvino/tensor_scatter_op.cpp adapters/openvino/tensor_scatter_op.hpp \
 	adapters/openvino/conversions.cpp adapters/openvino/conversions.hpp \
+	adapters/openvino/transposed_scatter.cpp adapters/openvino/transposed_scatter.hpp \
 	adapters/openvino/tbb_backend.cpp adapters/openvino/tbb_backend.hpp
 SGK_OPENVINO_CPPFLAGS = -I$(top_srcdir)/include $(OPENVINO_CPPFLAGS) $(TBB_CPPFLAGS)
 SGK_OPENVINO_CXXFLAGS = $(SGK_WARN_CXXFLAGS) $(SGK_VISIBILITY_FLAGS)

@@ -88,8 +88,11 @@ def converted_and_counted(model, feeds):
     ov_model, compiled = common.compile_model(model, True)
     served = {}
     for op in common.sgk_nodes(ov_model):
+        # by its output's name; a ScatterND run on the untransposed data
+        # (transposed_scatter.hpp) by the node's name, which it keeps
         names = op.output(0).get_names()
-        onnx_nodes = [n for n in total if n.output[0] in names]
+        onnx_nodes = [n for n in total if n.output[0] in names
+                      or not names and n.name == op.get_friendly_name()]
         assert len(onnx_nodes) == 1, f"{op.get_friendly_name()}: outputs {names}"
         served[onnx_nodes[0].output[0]] = op.get_type_name()
     left = [op for op in ov_model.get_ordered_ops() if op.get_type_name() in OV_SCATTER_GATHER]

@@ -30,8 +30,9 @@ import onnx
 from model_patterns import (
     beam_search_step, boolean_reductions, float16_add_with_duplicates,
     gather_and_tensor_scatter_opsets, gnn_layer, llm_decode_step,
-    llm_decode_step_tensor_scatter, shape_gathers_stay_openvino,
-    tensor_scatter_dynamic_shapes, tensor_scatter_out_of_range,
+    llm_decode_step_tensor_scatter, scatter_into_transposed_cache,
+    scatter_into_transposed_cache_dynamic,
+    shape_gathers_stay_openvino, tensor_scatter_dynamic_shapes, tensor_scatter_out_of_range,
     wide_types_in_the_operator)
 from onnx import TensorProto, helper
 from onnx_models import findings, make_model
@@ -269,6 +270,13 @@ def main():
     for mode in ("linear", "circular"):
         tally.run(f"llm decode step, TensorScatter {mode} and Gather",
                   llm_decode_step_tensor_scatter, mode)
+    for reduction, order, writes in (("none", [2, 0, 1, 3], 4), ("add", [1, 0, 2, 3], 4),
+                                     ("none", [2, 1, 0, 3], 4), ("none", [0, 1, 2, 3], 4),
+                                     ("none", [2, 0, 1, 3], 8), ("add", [2, 0, 1, 3], 0)):
+        tally.run(f"scatter into a transposed cache, {reduction}, order {order}, {writes} writes",
+                  scatter_into_transposed_cache, reduction, order, writes)
+    tally.run("scatter into a transposed cache, writes known at run time",
+              scatter_into_transposed_cache_dynamic)
     tally.run("beam search step", beam_search_step)
     tally.run("scatter_nd add float16, duplicates", float16_add_with_duplicates, "float16")
     tally.run("scatter_nd add bfloat16, duplicates", float16_add_with_duplicates, "bfloat16")
