@@ -17,7 +17,6 @@
  * and minimum of N runs.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 #include "paths/duplicates.h"
 #include "runtime/memory.h"
 #include "parallel/partition.h"
+#include "workloads.h"
 
 #ifdef SGK_BENCH_VQSORT
 void bench_vqsort_u64(uint64_t *keys, size_t n);
@@ -37,7 +37,7 @@ typedef struct {
     int64_t count, slots, buckets;
     int shift;
     uint64_t *packed; /* for the sort-only vqsort variant */
-} bench_case;
+} partition_case;
 
 /* --warm: the partitions' three outputs, kept from run to run. */
 static bool warm;
@@ -85,7 +85,7 @@ static void check(sgk_status status)
 
 /* The serial stable counting sort the planner used before (group_by_block
    at commit b1046c4), verbatim but for the plan struct. */
-static void old_group_by_block(const bench_case *c)
+static void old_group_by_block(const partition_case *c)
 {
     int64_t *start = sgk_alloc_zeroed(c->buckets + 2, sizeof *start);
     int64_t *bslot = out_array(1, c->count), *bpos = out_array(2, c->count);
@@ -101,7 +101,7 @@ static void old_group_by_block(const bench_case *c)
     free(start), out_free(bslot), out_free(bpos);
 }
 
-static void partition(const bench_case *c, int threads, bool sort_blocks)
+static void partition(const partition_case *c, int threads, bool sort_blocks)
 {
     int64_t *start = sgk_alloc_array(c->buckets + 1, sizeof *start);
     int64_t *bslot = out_array(1, c->count), *bpos = out_array(2, c->count);
@@ -116,15 +116,15 @@ static void partition(const bench_case *c, int threads, bool sort_blocks)
     free(start), out_free(bslot), out_free(bpos);
 }
 
-static void partition_t1(const bench_case *c) { partition(c, 1, false); }
-static void partition_t2(const bench_case *c) { partition(c, 2, false); }
-static void sorted_t1(const bench_case *c) { partition(c, 1, true); }
-static void sorted_t2(const bench_case *c) { partition(c, 2, true); }
+static void partition_t1(const partition_case *c) { partition(c, 1, false); }
+static void partition_t2(const partition_case *c) { partition(c, 2, false); }
+static void sorted_t1(const partition_case *c) { partition(c, 1, true); }
+static void sorted_t2(const partition_case *c) { partition(c, 2, true); }
 
 #ifdef SGK_BENCH_VQSORT
 /* The same outputs as the partition (block starts, slots, positions), in
    the sorted-segment order: pack, sort, unpack. */
-static void vqsort_full(const bench_case *c)
+static void vqsort_full(const partition_case *c)
 {
     uint64_t *keys = sgk_alloc_array(c->count, sizeof *keys);
     int64_t *start = sgk_alloc_array(c->buckets + 1, sizeof *start);
@@ -146,7 +146,7 @@ static void vqsort_full(const bench_case *c)
 }
 
 /* The sort alone: keys packed outside the timing, copied in it. */
-static void vqsort_only(const bench_case *c)
+static void vqsort_only(const partition_case *c)
 {
     uint64_t *keys = sgk_alloc_array(c->count, sizeof *keys);
     memcpy(keys, c->packed, (size_t)c->count * sizeof *keys);
@@ -155,22 +155,22 @@ static void vqsort_only(const bench_case *c)
 }
 #endif
 
-static void distinct(const bench_case *c, int threads)
+static void distinct(const partition_case *c, int threads)
 {
     int64_t d;
     check(sgk_count_distinct(c->slot, c->count, c->slots, threads, 0, &d));
 }
-static void distinct_t1(const bench_case *c) { distinct(c, 1); }
-static void distinct_t2(const bench_case *c) { distinct(c, 2); }
+static void distinct_t1(const partition_case *c) { distinct(c, 1); }
+static void distinct_t2(const partition_case *c) { distinct(c, 2); }
 
-static void last(const bench_case *c)
+static void last(const partition_case *c)
 {
     bool *keep = sgk_alloc_array(c->count, sizeof *keep);
     check(sgk_find_last_occurrences(c->slot, c->count, c->slots, keep));
     free(keep);
 }
 
-static void run(const char *name, const bench_case *c, void (*fn)(const bench_case *), int reps)
+static void run(const char *name, const partition_case *c, void (*fn)(const partition_case *), int reps)
 {
     double *ms = malloc((size_t)reps * sizeof *ms);
     fn(c); /* warm-up */
@@ -182,43 +182,6 @@ static void run(const char *name, const bench_case *c, void (*fn)(const bench_ca
     qsort(ms, (size_t)reps, sizeof *ms, compare_double);
     printf("  %-36s %9.3f ms  (min %.3f)\n", name, ms[reps / 2], ms[0]);
     free(ms);
-}
-
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-/* count Zipf(1.1) ids among `slots`, ranks shuffled over the slots. */
-static void zipf(int64_t *slot, int64_t count, int64_t slots)
-{
-    double *cdf = malloc((size_t)slots * sizeof *cdf), total = 0;
-    int64_t *of_rank = malloc((size_t)slots * sizeof *of_rank);
-    for (int64_t k = 0; k < slots; k++) {
-        cdf[k] = total += pow((double)(k + 1), -1.1);
-        of_rank[k] = k;
-    }
-    for (int64_t k = slots - 1; k > 0; k--) {
-        int64_t j = (int64_t)(rng() % (uint64_t)(k + 1)), t = of_rank[k];
-        of_rank[k] = of_rank[j], of_rank[j] = t;
-    }
-    for (int64_t n = 0; n < count; n++) {
-        double u = (double)(rng() >> 11) / 9007199254740992.0 * total;
-        int64_t lo = 0, hi = slots - 1;
-        while (lo < hi) {
-            int64_t mid = (lo + hi) / 2;
-            if (cdf[mid] < u)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        slot[n] = of_rank[lo];
-    }
-    free(cdf), free(of_rank);
 }
 
 int main(int argc, char **argv)
@@ -248,12 +211,13 @@ int main(int argc, char **argv)
            warm ? "reused (--warm)" : "allocated in the timing");
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         int64_t *slot = malloc((size_t)cases[k].count * sizeof *slot);
+        rng r = {(uint64_t)k + 1};
         if (cases[k].zipf)
-            zipf(slot, cases[k].count, cases[k].slots);
+            zipf_ids(&r, slot, cases[k].count, cases[k].slots, 1.1);
         else
             for (int64_t n = 0; n < cases[k].count; n++)
-                slot[n] = (int64_t)(rng() % (uint64_t)cases[k].slots);
-        bench_case c = {slot, cases[k].count, cases[k].slots, 0, cases[k].shift, NULL};
+                slot[n] = rng_below(&r, cases[k].slots);
+        partition_case c = {slot, cases[k].count, cases[k].slots, 0, cases[k].shift, NULL};
         c.buckets = (c.slots + (INT64_C(1) << c.shift) - 1) >> c.shift;
         printf("%s (%lld blocks)\n", cases[k].name, (long long)c.buckets);
         run("serial counting sort (old planner)", &c, old_group_by_block, reps);

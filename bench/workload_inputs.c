@@ -4,6 +4,8 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sgk.h"
@@ -42,6 +44,38 @@ int64_t rng_coordinate(rng *r, int64_t dim, int negative_every)
 {
     int64_t i = rng_below(r, dim);
     return negative_every > 0 && rng_below(r, negative_every) == 0 ? i - dim : i;
+}
+
+void zipf_ids(rng *r, int64_t *ids, int64_t count, int64_t slots, double s)
+{
+    double *cdf = malloc((size_t)slots * sizeof *cdf), total = 0.0;
+    int64_t *of_rank = malloc((size_t)slots * sizeof *of_rank);
+    if (cdf == NULL || of_rank == NULL) {
+        fprintf(stderr, "zipf_ids: out of memory\n");
+        exit(2);
+    }
+    for (int64_t k = 0; k < slots; k++) {
+        total += pow((double)(k + 1), -s);
+        cdf[k] = total;
+        of_rank[k] = k;
+    }
+    for (int64_t k = slots - 1; k > 0; k--) {
+        int64_t j = rng_below(r, k + 1), t = of_rank[k];
+        of_rank[k] = of_rank[j], of_rank[j] = t;
+    }
+    for (int64_t n = 0; n < count; n++) {
+        double u = rng_unit(r) * total;
+        int64_t lo = 0, hi = slots - 1;
+        while (lo < hi) { /* the first rank whose cumulative weight reaches u */
+            int64_t mid = (lo + hi) / 2;
+            if (cdf[mid] < u)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        ids[n] = of_rank[lo];
+    }
+    free(cdf), free(of_rank);
 }
 
 int64_t normalized(int64_t i, int64_t dim)

@@ -30,6 +30,10 @@ typedef struct {
 int64_t rng_below(rng *r, int64_t n);
 double rng_unit(rng *r);
 int64_t rng_coordinate(rng *r, int64_t dim, int negative_every);
+/* count ids in [0, slots) following Zipf's law with exponent s (rank k,
+   from 1, drawn with weight k^-s), the ranks shuffled over the slots so
+   that the hot ids are scattered: embedding gradients, graph hubs. */
+void zipf_ids(rng *r, int64_t *ids, int64_t count, int64_t slots, double s);
 int64_t normalized(int64_t i, int64_t dim);
 void fill_f32(float *p, size_t n, uint64_t seed);
 void fill(void *p, sgk_dtype dtype, size_t n, uint64_t seed);

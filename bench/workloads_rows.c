@@ -3,7 +3,6 @@
    gather_batch1 and gather (ONNX Gather). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,41 +88,20 @@ void embedding_grad_add(bench_run *run)
     float *data = bench_alloc((size_t)(R * D) * 4), *out = bench_alloc((size_t)(R * D) * 4);
     float *upd = bench_alloc((size_t)(N * D) * 4);
     int64_t *idx = bench_alloc((size_t)N * 8);
-    double *cdf = bench_alloc((size_t)R * sizeof *cdf);
-    int64_t *row_of_rank = bench_alloc((size_t)R * 8);
     fill_f32(data, (size_t)(R * D), 31);
     fill_f32(upd, (size_t)(N * D), 32);
 
     rng r = {7};
-    double total = 0.0;
-    for (int64_t k = 0; k < R; k++) {
-        total += pow((double)(k + 1), -1.1);
-        cdf[k] = total;
-        row_of_rank[k] = k;
-    }
-    for (int64_t k = R - 1; k > 0; k--) {
-        int64_t j = rng_below(&r, k + 1), t = row_of_rank[k];
-        row_of_rank[k] = row_of_rank[j], row_of_rank[j] = t;
-    }
+    zipf_ids(&r, idx, N, R, 1.1);
     unsigned char *seen = calloc((size_t)R, 1);
     if (seen == NULL)
         exit(2);
     int64_t distinct = 0;
     for (int64_t n = 0; n < N; n++) {
-        double u = rng_unit(&r) * total;
-        int64_t lo = 0, hi = R - 1;
-        while (lo < hi) {
-            int64_t mid = (lo + hi) / 2;
-            if (cdf[mid] < u)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        idx[n] = row_of_rank[lo];
         distinct += !seen[idx[n]];
         seen[idx[n]] = 1;
     }
-    free(seen), free(cdf), free(row_of_rank);
+    free(seen);
 
     scatter_ctx ctx = {
         .data = {SGK_FLOAT32, 2, dshape, data}, .indices = {SGK_INT64, 2, ishape, idx},
