@@ -168,8 +168,8 @@ static void test_every_type_and_reduction(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         const shape_case *s = &cases[c];
         const bool scatter = s->op == OP_SND || s->op == OP_SEL;
-        for (int t = SGK_BOOL; t <= SGK_STRING; t++)
-            for (int red = 0; red <= (scatter ? SGK_REDUCE_MIN : 0); red++) {
+        for (int t = 0; t < sgk_dtype_count(); t++)
+            for (int red = 0; red < (scatter ? sgk_reduction_count() : 1); red++) {
                 if (!ref_reduction_supported((sgk_dtype)t, (sgk_reduction)red))
                     continue;
                 for (int i = 0; i < 2; i++)

@@ -10,9 +10,14 @@
 
    A new type is a row of SGK_DTYPE_LIST plus its kernels (reduce.c,
    atomic_reduce.c; the Highway kernels go by size).  A new reduction is a
-   row of SGK_REDUCTION_LIST plus its cell arithmetic, cell_<op>_<type> in
-   cell_ops.h, for each type whose mask takes it.  A new operator is a row
-   of SGK_OPERATOR_LIST beside its entry points in sgk.h. */
+   row of SGK_REDUCTION_LIST plus its cell arithmetic: cell_<op>_<type> in
+   cell_ops.h for every non-complex type (reduce.c instantiates each
+   reduction for all of them; the masks decide which are served) and
+   atomic_<op>_<type> in atomic_reduce.c, and the tests' reference
+   (tests/support/reference_cells.c).  A new operator is a row of
+   SGK_OPERATOR_LIST beside its entry points in sgk.h.  The C tests loop
+   to the counts sgk_dtype_count() and sgk_reduction_count() report,
+   except where a table of expected values is itself the reference. */
 #ifndef SGK_REGISTRY_H
 #define SGK_REGISTRY_H
 

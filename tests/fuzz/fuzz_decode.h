@@ -36,14 +36,16 @@ static void fz_init(fz_in *in, const uint8_t *data, size_t size)
         in->rng.state = in->rng.state << 8 | fz_byte(in);
 }
 
+/* The registry's types, or one past them, or codes far outside. */
 static sgk_dtype fz_dtype(fz_in *in)
 {
-    static const int bad[] = {16, 17, -1, 1000, INT32_MIN, 255};
+    const int count = sgk_dtype_count();
+    const int bad[] = {count, count + 1, -1, 1000, INT32_MIN, 255};
     uint8_t b = fz_byte(in);
-    return b < 250 ? (sgk_dtype)(b % 16) : (sgk_dtype)bad[b - 250];
+    return b < 250 ? (sgk_dtype)(b % count) : (sgk_dtype)bad[b - 250];
 }
 
-static int fz_dtype_valid(sgk_dtype t) { return (int)t >= 0 && (int)t < 16; }
+static int fz_dtype_valid(sgk_dtype t) { return (int)t >= 0 && (int)t < sgk_dtype_count(); }
 
 static sgk_dtype fz_index_dtype(fz_in *in)
 {
@@ -57,12 +59,16 @@ static sgk_dtype fz_index_dtype(fz_in *in)
 
 FZ_MAYBE_UNUSED static sgk_reduction fz_reduction(fz_in *in)
 {
-    static const int bad[] = {6, -1, 100, INT32_MAX};
+    const int count = sgk_reduction_count();
+    const int bad[] = {count, -1, 100, INT32_MAX};
     uint8_t b = fz_byte(in);
-    return b < 252 ? (sgk_reduction)(b % 6) : (sgk_reduction)bad[b - 252];
+    return b < 252 ? (sgk_reduction)(b % count) : (sgk_reduction)bad[b - 252];
 }
 
-FZ_MAYBE_UNUSED static int fz_reduction_valid(sgk_reduction r) { return (int)r >= 0 && (int)r < 6; }
+FZ_MAYBE_UNUSED static int fz_reduction_valid(sgk_reduction r)
+{
+    return (int)r >= 0 && (int)r < sgk_reduction_count();
+}
 
 /* Plan flags: mostly valid combinations, sometimes contradictory or unknown. */
 static uint32_t fz_flags(fz_in *in)
