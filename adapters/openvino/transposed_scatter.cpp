@@ -79,8 +79,12 @@ ov::Output<ov::Node> untransposed_scatter(const ov::Output<ov::Node>& data,
     // tensor (it runs one whose emptiness shows only at run time).
     if (index_shape[0].is_static() && index_shape[0].get_length() == 0)
         return {};
+    // Updates of another rank are the ScatterND's error to report (sgk's
+    // message), not a Transpose's at conversion.
+    const ov::Dimension rank = updates.get_partial_shape().rank();
     const ov::Output<ov::Node> x = forward->input_value(0);
-    if (!worth_it(x.get_partial_shape(), updates.get_partial_shape()))
+    if (rank.is_dynamic() || rank.get_length() != static_cast<int64_t>(p.size())
+        || !worth_it(x.get_partial_shape(), updates.get_partial_shape()))
         return {};
 
     // The updates in x's layout, and each one's index beside it: indices

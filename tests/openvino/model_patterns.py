@@ -349,3 +349,25 @@ def scatter_into_transposed_cache_dynamic():
         want = reference(model, feeds)[0]
         assert definition.same(got, want), definition.describe_difference(got, want)
     return "4 writes and none"
+
+
+def scatter_into_transposed_cache_bad_updates():
+    """Updates of the wrong rank are left to SgkScatterND, whose error
+    names them (not a Transpose's failure to convert)."""
+    cache = np.zeros((4, 4, 64, 2), np.float32)
+    nodes = [helper.make_node("Transpose", ["cache"], ["moved"], perm=[2, 0, 1, 3]),
+             helper.make_node("ScatterND", ["moved", "positions", "new"], ["written"],
+                              name="cache_write"),
+             helper.make_node("Transpose", ["written"], ["present"], perm=[1, 2, 0, 3])]
+    feeds = {"cache": cache, "positions": np.zeros((1, 1), np.int64),
+             "new": np.zeros((1, 4, 8), np.float32)}
+    model = make_model(nodes, feeds, {"present": TensorProto.FLOAT})
+    ov_model, compiled = common.compile_model(model)
+    assert [op.get_type_name() for op in common.sgk_nodes(ov_model)] == ["SgkScatterND"]
+    try:
+        common.infer(compiled, feeds)
+    except RuntimeError as exc:
+        message = str(exc).strip().splitlines()[-1]
+        assert "SGK_ERR_SHAPE" in message and "cache_write" in message, message
+        return message
+    raise AssertionError("no error for updates [1, 4, 8]")

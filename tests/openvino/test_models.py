@@ -31,7 +31,7 @@ from model_patterns import (
     beam_search_step, boolean_reductions, float16_add_with_duplicates,
     gather_and_tensor_scatter_opsets, gnn_layer, llm_decode_step,
     llm_decode_step_tensor_scatter, scatter_into_transposed_cache,
-    scatter_into_transposed_cache_dynamic,
+    scatter_into_transposed_cache_bad_updates, scatter_into_transposed_cache_dynamic,
     shape_gathers_stay_openvino, tensor_scatter_dynamic_shapes, tensor_scatter_out_of_range,
     wide_types_in_the_operator)
 from onnx import TensorProto, helper
@@ -277,6 +277,8 @@ def main():
                   scatter_into_transposed_cache, reduction, order, writes)
     tally.run("scatter into a transposed cache, writes known at run time",
               scatter_into_transposed_cache_dynamic)
+    tally.run("scatter into a transposed cache, updates of another rank",
+              scatter_into_transposed_cache_bad_updates)
     tally.run("beam search step", beam_search_step)
     tally.run("scatter_nd add float16, duplicates", float16_add_with_duplicates, "float16")
     tally.run("scatter_nd add bfloat16, duplicates", float16_add_with_duplicates, "bfloat16")
