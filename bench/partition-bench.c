@@ -170,7 +170,8 @@ static void last(const partition_case *c)
     free(keep);
 }
 
-static void run(const char *name, const partition_case *c, void (*fn)(const partition_case *), int reps)
+static void run(const char *name, const partition_case *c, void (*fn)(const partition_case *),
+                int reps)
 {
     double *ms = malloc((size_t)reps * sizeof *ms);
     fn(c); /* warm-up */

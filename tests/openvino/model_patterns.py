@@ -293,29 +293,34 @@ def boolean_reductions():
     return run_both(model, {"data": data, "updates": updates}, [want], "scatter_nd add bool")
 
 
+def transposed_cache_write(order, reduction="none"):
+    """The nodes: cache -> Transpose(order) -> ScatterND(positions, new)
+    named cache_write -> Transpose back -> present."""
+    back = [order.index(i) for i in range(len(order))]
+    return [helper.make_node("Transpose", ["cache"], ["moved"], perm=order),
+            helper.make_node("ScatterND", ["moved", "positions", "new"], ["written"],
+                             name="cache_write", reduction=reduction),
+            helper.make_node("Transpose", ["written"], ["present"], perm=back)]
+
 
 def scatter_into_transposed_cache(reduction, order, writes=4):
     """A KV cache written as torch.onnx.export(dynamo=True) writes
     index_copy_ along the sequence axis: Transpose the cache to bring that
     axis first, ScatterND rows into it, Transpose back.  Where the order
     brings one axis to the front and keeps the others in order, and the
-    writes are at most an eighth of the cache (and not none), sgk runs it as one
-    SgkScatterElements along that axis on the untransposed cache, named as
-    the ScatterND (transposed_scatter.hpp); otherwise it stays an
+    writes are at most an eighth of the cache (and not none), sgk runs it
+    as one SgkScatterElements along that axis on the untransposed cache,
+    named as the ScatterND (transposed_scatter.hpp); otherwise it stays an
     SgkScatterND.  Positions repeat (the last wins, or the updates apply in
     order) and count from the end; both must be exact."""
     rng = np.random.default_rng(9)
     cache = rng.standard_normal((40, 40, 40, 2)).astype(np.float32)
     positions = np.resize(np.array([5, -1, 5, 0], np.int64), (writes, 1))
-    back = [order.index(i) for i in range(4)]
     moved = [cache.shape[i] for i in order]
     new = rng.standard_normal([writes] + moved[1:]).astype(np.float32)
-    nodes = [helper.make_node("Transpose", ["cache"], ["moved"], perm=order),
-             helper.make_node("ScatterND", ["moved", "positions", "new"], ["written"],
-                              name="cache_write", reduction=reduction),
-             helper.make_node("Transpose", ["written"], ["present"], perm=back)]
     inputs = {"cache": cache, "positions": positions, "new": new}
-    model = make_model(nodes, inputs, {"present": TensorProto.FLOAT}, opset=18)
+    model = make_model(transposed_cache_write(order, reduction), inputs,
+                       {"present": TensorProto.FLOAT})
     kinds = {op.get_friendly_name(): op.get_type_name()
              for op in common.sgk_nodes(common.read(model))}
     fused = order[0] != 0 and order[1:] == sorted(order[1:]) and 0 < 8 * writes <= moved[0]
@@ -332,12 +337,9 @@ def scatter_into_transposed_cache_dynamic():
     model."""
     rng = np.random.default_rng(10)
     cache = rng.standard_normal((3, 4, 32, 2)).astype(np.float32)
-    nodes = [helper.make_node("Transpose", ["cache"], ["moved"], perm=[2, 0, 1, 3]),
-             helper.make_node("ScatterND", ["moved", "positions", "new"], ["written"],
-                              name="cache_write"),
-             helper.make_node("Transpose", ["written"], ["present"], perm=[1, 2, 0, 3])]
-    model = make_model(nodes, {"cache": cache, "positions": (TensorProto.INT64, ["n", 1]),
-                               "new": (TensorProto.FLOAT, ["n", 3, 4, 2])},
+    inputs = {"cache": cache, "positions": (TensorProto.INT64, ["n", 1]),
+              "new": (TensorProto.FLOAT, ["n", 3, 4, 2])}
+    model = make_model(transposed_cache_write([2, 0, 1, 3]), inputs,
                        {"present": TensorProto.FLOAT})
     ov_model, compiled = common.compile_model(model)
     assert [op.get_type_name() for op in common.sgk_nodes(ov_model)] == ["SgkScatterElements"]
@@ -355,13 +357,9 @@ def scatter_into_transposed_cache_bad_updates():
     """Updates of the wrong rank are left to SgkScatterND, whose error
     names them (not a Transpose's failure to convert)."""
     cache = np.zeros((4, 4, 64, 2), np.float32)
-    nodes = [helper.make_node("Transpose", ["cache"], ["moved"], perm=[2, 0, 1, 3]),
-             helper.make_node("ScatterND", ["moved", "positions", "new"], ["written"],
-                              name="cache_write"),
-             helper.make_node("Transpose", ["written"], ["present"], perm=[1, 2, 0, 3])]
     feeds = {"cache": cache, "positions": np.zeros((1, 1), np.int64),
              "new": np.zeros((1, 4, 8), np.float32)}
-    model = make_model(nodes, feeds, {"present": TensorProto.FLOAT})
+    model = make_model(transposed_cache_write([2, 0, 1, 3]), feeds, {"present": TensorProto.FLOAT})
     ov_model, compiled = common.compile_model(model)
     assert [op.get_type_name() for op in common.sgk_nodes(ov_model)] == ["SgkScatterND"]
     try:
