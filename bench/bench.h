@@ -5,6 +5,7 @@
 
    bench.c      options, copy bandwidth, the timing loop
    floor.c      the traffic floor: the workload's bytes moved with no index work
+   team.c       the threads the copy and the floor run on
    workloads.c  the workload suite and its traffic formulas; the workloads,
                 their inputs and result checks in the files workloads.h lists
    report.c     the table on stdout and the JSON file
@@ -121,6 +122,11 @@ typedef struct {
 
 extern const bench_workload bench_workloads[];
 extern const size_t bench_workload_count;
+
+/* Runs work(pieces + t * piece_size) for t in [0, threads), one piece per
+   thread: on OpenMP's team where built with OpenMP, else on plain threads
+   (team.c). */
+void bench_team_run(int threads, void *(*work)(void *piece), void *pieces, size_t piece_size);
 
 /* The machine (machine.c).  The copy bandwidth, in GB/s read plus written,
    said on stderr as measured `when`; sets run->copy_buffer_mib. */

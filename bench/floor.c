@@ -7,11 +7,10 @@
    with streaming stores, into another, in proportion, each written step
    copied from the bytes being read (re-read from cache where the workload
    writes more than it reads), by the same number of threads as the
-   workloads.  An implementation can beat it only by reading fewer bytes
+   workloads (team.c).  An implementation can beat it only by reading fewer bytes
    than the minimal traffic counts (a plan that no longer reads the index). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,8 +113,6 @@ double bench_traffic_floor_ms(const bench_run *run, double read_bytes, double wr
         buffer = bench_alloc(buffer_bytes);
     }
     floor_chunk chunk[threads];
-    pthread_t tid[threads];
-    bool started[threads];
     for (int t = 0; t < threads; t++) {
         size_t w0 = steps * (size_t)t / (size_t)threads * FLOOR_STEP;
         size_t w1 = steps * (size_t)(t + 1) / (size_t)threads * FLOOR_STEP;
@@ -128,15 +125,7 @@ double bench_traffic_floor_ms(const bench_run *run, double read_bytes, double wr
         exit(2);
     for (int r = 0; r <= run->opt.reps; r++) { /* the first is a warm-up */
         double t0 = bench_now_ms();
-        for (int t = 1; t < threads; t++) {
-            started[t] = pthread_create(&tid[t], NULL, floor_worker, &chunk[t]) == 0;
-            if (!started[t])
-                floor_worker(&chunk[t]);
-        }
-        floor_worker(&chunk[0]);
-        for (int t = 1; t < threads; t++)
-            if (started[t])
-                pthread_join(tid[t], NULL);
+        bench_team_run(threads, floor_worker, chunk, sizeof chunk[0]);
         ms[r] = bench_now_ms() - t0;
     }
     double median = bench_median(ms + 1, run->opt.reps);

@@ -2,8 +2,6 @@
    result is set against, its description and its load. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <pthread.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,12 +27,11 @@ static void *copy_worker(void *arg)
     return NULL;
 }
 
-/* One parallel memcpy of src to dst by `threads` plain threads, each its
-   own page-aligned chunk; returns milliseconds. */
+/* One parallel memcpy of src to dst by `threads` threads (team.c), each
+   its own page-aligned chunk; returns milliseconds. */
 static double parallel_copy(unsigned char *dst, const unsigned char *src, size_t bytes,
                             int threads)
 {
-    pthread_t tid[threads];
     copy_chunk chunk[threads];
     size_t pages = bytes / 4096;
     for (int t = 0; t < threads; t++) {
@@ -43,16 +40,7 @@ static double parallel_copy(unsigned char *dst, const unsigned char *src, size_t
         chunk[t] = (copy_chunk){dst + begin, src + begin, end - begin};
     }
     double t0 = bench_now_ms();
-    bool started[threads];
-    for (int t = 1; t < threads; t++) {
-        started[t] = pthread_create(&tid[t], NULL, copy_worker, &chunk[t]) == 0;
-        if (!started[t])
-            copy_worker(&chunk[t]); /* no thread to spare: copy it here */
-    }
-    copy_worker(&chunk[0]);
-    for (int t = 1; t < threads; t++)
-        if (started[t])
-            pthread_join(tid[t], NULL);
+    bench_team_run(threads, copy_worker, chunk, sizeof chunk[0]);
     return bench_now_ms() - t0;
 }
 
