@@ -64,8 +64,9 @@ machine: the figures are timings), then `make performance-doc`.
   pages), so compare of_copy within one table.
 - **floor** (`sgk-bench`): the of_copy of moving the workload's bytes with
   no index work at all (its read bytes read and its written bytes streamed,
-  front to back), measured right after it: the most this machine's memory
-  allows that mix of reads and writes. It can exceed 1, since a mix of reads
+  front to back), measured right after it on the threads sgk's calls use
+  (OpenMP's team): the most this machine's memory allows that mix of reads
+  and writes. It can exceed 1, since a mix of reads
   and streamed writes can move faster than the copy the yardstick times.
   An of_copy above its floor means part of the bytes stayed in cache from
   the repetition before, or that the plan reads less than the minimal
