@@ -141,7 +141,7 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     const int64_t block_slots = block_slots_of(base);
     bp->p = *p;
     bp->slices = bins_slices(base);
-    bp->apply16 = bp->slices ? NULL : sgk_apply16_kernel(base->dtype, base->reduction);
+    bp->apply16 = bp->slices ? NULL : sgk_pairs_apply16_kernel(base->dtype, base->reduction);
     bp->shift = sgk_shift_for(block_slots < base->slots ? block_slots : base->slots);
     const int64_t block_mask = (INT64_C(1) << bp->shift) - 1;
     bp->blocks = (base->slots >> bp->shift) + ((base->slots & block_mask) != 0);

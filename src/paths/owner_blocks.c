@@ -156,7 +156,7 @@ static sgk_status make_slots_block_local(blocked_plan *bp, bool serial, bool cou
         free(bp->slot);
         bp->slot = NULL;
         bp->slot16 = job.slot16;
-        bp->apply16 = sgk_apply16_kernel(plan->dtype, plan->reduction);
+        bp->apply16 = sgk_pairs_apply16_kernel(plan->dtype, plan->reduction);
     }
     if (count && job.failed)
         return SGK_ERR_OUT_OF_MEMORY;

@@ -154,6 +154,14 @@ bool sgk_gather_slots_fit_32(const sgk_problem *p)
            p->slots <= INT32_MAX;
 }
 
+sgk_apply16_fn sgk_pairs_apply16_kernel(sgk_dtype dtype, sgk_reduction reduction)
+{
+    sgk_apply16_fn scalar = sgk_apply16_kernel(dtype, reduction);
+    sgk_apply16_fn vector =
+        scalar != NULL ? sgk_simd_apply16_kernel((int)dtype, (int)reduction) : NULL;
+    return vector != NULL ? vector : scalar;
+}
+
 typedef struct {
     const sgk_plan *plan;
     const sgk_buffers *b;

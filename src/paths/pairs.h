@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/reduce.h"
 #include "parallel/parallel_for.h"
 #include "paths/path.h"
 
@@ -53,6 +54,11 @@ sgk_status sgk_pairs_count_then_drop(sgk_plan *plan, int64_t *slot, int64_t **po
 /* Gathers of 4-byte elements whose source slots fit 31 bits: Highway's
    vector gathers need indices as wide as the elements. */
 bool sgk_gather_slots_fit_32(const sgk_problem *p);
+
+/* The kernel for a block's 16-bit-slot pairs (kernels/reduce.h): the
+   vector one where the target has one (simd.h), else the scalar one; NULL
+   where there is neither. */
+sgk_apply16_fn sgk_pairs_apply16_kernel(sgk_dtype dtype, sgk_reduction reduction);
 
 /* ---- running ------------------------------------------------------------ */
 

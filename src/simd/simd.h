@@ -112,6 +112,17 @@ typedef void (*sgk_simd_apply_fn)(void *dst, const int64_t *slot, const void *sr
    cells. */
 sgk_simd_apply_fn sgk_simd_apply_kernel(int dtype, int reduction);
 
+/* The vectorized twin of sgk_apply16_fn (src/kernels/reduce.h), same
+   contract and the same results bit for bit: for each pair i in [begin,
+   end), in order, block[slot[i]] = f(it, src[pos ? pos[i] : i]). */
+typedef void (*sgk_simd_apply16_fn)(void *block, const uint16_t *slot, const void *src,
+                                    const int64_t *pos, int64_t begin, int64_t end);
+
+/* The kernel for an sgk_dtype and sgk_reduction, or NULL where there is
+   none: there is one for float32 max and min, on targets with vector
+   scatters (AVX-512); elsewhere the scalar kernel is as fast. */
+sgk_simd_apply16_fn sgk_simd_apply16_kernel(int dtype, int reduction);
+
 #ifdef __cplusplus
 }
 #endif
