@@ -7,8 +7,9 @@
    with streaming stores, into another, in proportion, each written step
    copied from the bytes being read (re-read from cache where the workload
    writes more than it reads), by the same number of threads as the
-   workloads (team.c).  An implementation can beat it only by reading fewer bytes
-   than the minimal traffic counts (a plan that no longer reads the index). */
+   workloads (team.c).  An implementation can beat it only by reading
+   fewer bytes than the minimal traffic counts (a plan that no longer reads
+   the index). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdint.h>

@@ -8,9 +8,6 @@
    the calling thread taking piece 0. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <pthread.h>
-#include <stdbool.h>
-
 #include "bench.h"
 
 #ifdef _OPENMP
@@ -28,6 +25,8 @@ void bench_team_run(int threads, void *(*work)(void *piece), void *pieces, size_
 }
 
 #else
+#include <pthread.h>
+#include <stdbool.h>
 
 void bench_team_run(int threads, void *(*work)(void *piece), void *pieces, size_t piece_size)
 {

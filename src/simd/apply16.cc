@@ -56,21 +56,21 @@ void Apply16(void* block_, const uint16_t* HWY_RESTRICT slot, const void* src_,
     const hn::Rebind<uint16_t, decltype(di)> d16;
     const F f;
     const int64_t n = static_cast<int64_t>(hn::Lanes(d));
-    // Lane j against lane j + k (mod n), k = 1 .. n / 2: every two lanes
-    // meet once.
-    HWY_ALIGN int32_t rotation[HWY_LANES(L) / 2][HWY_LANES(L)];
+    // Lane j against lane j + k (mod n, a power of two), k = 1 .. n / 2:
+    // every two lanes meet once.
+    decltype(hn::IndicesFromVec(di, hn::Zero(di))) rotation[HWY_LANES(L) / 2];
+    const auto last_lane = hn::Set(di, static_cast<int32_t>(n - 1));
     for (int64_t k = 1; k <= n / 2; k++)
-      for (int64_t j = 0; j < n; j++) rotation[k - 1][j] = static_cast<int32_t>((j + k) % n);
+      rotation[k - 1] = hn::IndicesFromVec(di, hn::And(hn::Iota(di, k), last_lane));
     for (; i + n <= end; i += n) {
       // two vectors ahead, as the scalar kernel fetches: a sparse block's
       // slots miss L1
       if (i + 3 * n <= end)
         for (int64_t j = i + 2 * n; j < i + 3 * n; j++) hwy::Prefetch(block + slot[j]);
       const auto idx = hn::PromoteTo(di, hn::LoadU(d16, slot + i));
-      auto twice = hn::Eq(idx, hn::TableLookupLanes(idx, hn::SetTableIndices(di, rotation[0])));
+      auto twice = hn::Eq(idx, hn::TableLookupLanes(idx, rotation[0]));
       for (int64_t k = 1; k < n / 2; k++)
-        twice = hn::Or(twice, hn::Eq(idx, hn::TableLookupLanes(
-                                              idx, hn::SetTableIndices(di, rotation[k]))));
+        twice = hn::Or(twice, hn::Eq(idx, hn::TableLookupLanes(idx, rotation[k])));
       if (!hn::AllFalse(di, twice)) {
         ApplyLanes<L, F>(block, slot, src, nullptr, i, i + n);
         continue;
