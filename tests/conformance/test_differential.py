@@ -264,6 +264,7 @@ def main():
                             f"{definition.describe_difference(got, want)}\n"
                             f"      {case.reproducer()}")
             ok = False
+        left_open_case = pick_left_open(case)
         for p in peers:
             if not p.supports(case):
                 continue
@@ -282,7 +283,7 @@ def main():
                 continue
             equal = got is not None and definition.same(peer_out, got)
             klass = "same" if equal else classify(case, p, peer_out, want)
-            if klass is not None and pick_left_open(case):
+            if klass is not None and left_open_case:
                 # counted whatever the peer kept, so the report does not
                 # change with its race; the pick must still be explained
                 left_open[p.name, case.op] += 1
