@@ -153,6 +153,7 @@ static const shape_case cases[] = {
     /* GatherElements, the same shapes */
     {OP_GEL, 2, 2, {4, 5}, {4, 3}, 1},
     {OP_GEL, 2, 2, {4, 5}, {3, 5}, 0},
+    {OP_GEL, 2, 2, {4, 5}, {3, 4}, -2},
     {OP_GEL, 3, 3, {3, 4, 5}, {2, 3, 4}, 1},
     {OP_GEL, 3, 3, {3, 4, 5}, {2, 3, 4}, -1},
     {OP_GEL, 1, 1, {9}, {12}, 0},

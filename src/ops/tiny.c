@@ -205,8 +205,10 @@ bool sgk_tiny_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices
     for (int d = 0; d < indices->rank; d++)
         if (updates->shape[d] != indices->shape[d])
             return false;
+    element_layout layout;
     int64_t slot[TINY_MAX_PAIRS];
-    if (!element_slots(data, indices, axis, count, slot))
+    if (!element_layout_of(data, indices, axis, &layout) ||
+        !element_slots(indices, &layout, count, slot))
         return false;
     scatter(data, updates, apply, slot, count, 1, es, data_elems, output);
     return true;
@@ -285,11 +287,16 @@ bool sgk_tiny_gather_elements(const sgk_tensor *data, const sgk_tensor *indices,
     if (dn == 0 || count == 0 || output == NULL || count > TINY_MAX_GATHERED ||
         !gather_operands(data, indices, output, count, es, dn, count * (int64_t)ies))
         return false;
-    int64_t on_stack[TINY_MAX_PAIRS];
-    int64_t *slot = gather_slots(count, on_stack);
-    if (slot == NULL || !element_slots(data, indices, axis, count, slot))
+    element_layout layout;
+    if (!element_layout_of(data, indices, axis, &layout))
         return false;
-    gather_slices(output, data->data, slot, count, es);
+    if (!element_gather(output, data->data, indices, &layout, count, es)) {
+        int64_t on_stack[TINY_MAX_PAIRS];
+        int64_t *slot = gather_slots(count, on_stack);
+        if (slot == NULL || !element_slots(indices, &layout, count, slot))
+            return false;
+        gather_slices(output, data->data, slot, count, es);
+    }
     sgk_note_last_path("tiny");
     return true;
 }

@@ -171,10 +171,19 @@ static int squeeze(const int64_t *ishape, const int64_t *stride, int r, int *a, 
     return kept;
 }
 
+/* An Elements call's layout: the indices' shape squeezed (rank, shape,
+   data strides of the dimensions kept), the axis among them and the
+   data's length along it. */
+typedef struct {
+    int rank, axis;
+    int64_t along;
+    int64_t shape[SGK_MAX_RANK], stride[SGK_MAX_RANK];
+} element_layout;
+
 /* Checks the Elements shape rules (rank, axis, indices no larger than data
-   beside the axis) and works the slots out; false on any fault. */
-static bool element_slots(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
-                          int64_t count, int64_t *slot)
+   beside the axis) and lays the call out; false on any fault. */
+static bool element_layout_of(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                              element_layout *l)
 {
     const int r = data->rank;
     if (indices->rank != r || axis < -r || axis >= r)
@@ -187,13 +196,71 @@ static bool element_slots(const sgk_tensor *data, const sgk_tensor *indices, int
         stride[d] = s;
         s *= data->shape[d];
     }
-    const int64_t A = data->shape[a];
-    int64_t shape[SGK_MAX_RANK], kept_stride[SGK_MAX_RANK];
-    kept_stride[0] = 0; /* set by squeeze, which GCC cannot see */
-    const int kept = squeeze(indices->shape, stride, r, &a, shape, kept_stride);
+    l->along = data->shape[a];
+    l->stride[0] = 0; /* set by squeeze, which GCC cannot see */
+    l->rank = squeeze(indices->shape, stride, r, &a, l->shape, l->stride);
+    l->axis = a;
+    return true;
+}
+
+/* The slots of an Elements call's count pairs; false when an index lies
+   outside the axis. */
+static bool element_slots(const sgk_tensor *indices, const element_layout *l, int64_t count,
+                          int64_t *slot)
+{
     return indices->dtype == SGK_INT64
-               ? element_slots_i64(indices->data, kept, shape, kept_stride, a, A, count, slot)
-               : element_slots_i32(indices->data, kept, shape, kept_stride, a, A, count, slot);
+               ? element_slots_i64(indices->data, l->rank, l->shape, l->stride, l->axis,
+                                   l->along, count, slot)
+               : element_slots_i32(indices->data, l->rank, l->shape, l->stride, l->axis,
+                                   l->along, count, slot);
+}
+
+/* A gather of elements of type T straight from int64 indices already
+   known to lie in [0, along), of squeezed rank 1 or 2: no slots to work
+   out and keep.  Along the last axis row i's elements come from data at
+   i * stride[0] plus the index; along the first, element j of a row from
+   j plus the index times stride[0]. */
+#define ELEMENT_GATHER(NAME, T)                                                       \
+    static inline void NAME(T *out, const T *data, const int64_t *idx,                 \
+                            const element_layout *l)                                   \
+    {                                                                                  \
+        const int64_t rows = l->rank == 2 ? l->shape[0] : 1;                           \
+        const int64_t len = l->shape[l->rank - 1], s0 = l->stride[0];                  \
+        if (l->axis == l->rank - 1)                                                    \
+            for (int64_t i = 0; i < rows; i++, out += len, idx += len) {               \
+                const T *row = data + i * s0;                                          \
+                UNROLLED                                                               \
+                for (int64_t j = 0; j < len; j++)                                      \
+                    out[j] = row[idx[j]];                                              \
+            }                                                                          \
+        else                                                                           \
+            for (int64_t i = 0; i < rows; i++, out += len, idx += len)                 \
+                UNROLLED                                                               \
+                for (int64_t j = 0; j < len; j++)                                      \
+                    out[j] = data[j + idx[j] * s0];                                    \
+    }
+
+ELEMENT_GATHER(element_gather_1, uint8_t)
+ELEMENT_GATHER(element_gather_2, uint16_t)
+ELEMENT_GATHER(element_gather_4, uint32_t)
+ELEMENT_GATHER(element_gather_8, uint64_t)
+
+/* The gather above for elements of es bytes, when it applies (int64
+   indices in range, squeezed rank at most 2, es a power of two up to 8);
+   false, with nothing written, when it does not. */
+static inline bool element_gather(void *out, const void *data, const sgk_tensor *indices,
+                                  const element_layout *l, int64_t count, size_t es)
+{
+    if (l->rank > 2 || (es & (es - 1)) != 0 || es > 8 || indices->dtype != SGK_INT64 ||
+        !all_in_range(indices->data, count, l->along))
+        return false;
+    switch (es) {
+    case 1: element_gather_1(out, data, indices->data, l); break;
+    case 2: element_gather_2(out, data, indices->data, l); break;
+    case 4: element_gather_4(out, data, indices->data, l); break;
+    default: element_gather_8(out, data, indices->data, l); break;
+    }
+    return true;
 }
 
 /* ---- moves ------------------------------------------------------------------- */
