@@ -17,6 +17,10 @@ typedef struct {
                              for apply16 */
     int64_t *position;    /* the update slice of each pair; NULL means pair i
                              takes update slice i */
+    uint32_t *rank;       /* set in place of position where the updates are
+                             larger than the caches: update n is moved to
+                             place rank[n] of a scratch array first, which
+                             the pairs then read in order */
     int64_t distinct;     /* distinct destination slots */
     int64_t block_slots;  /* a power of two, 1 << block_shift */
     int block_shift;

@@ -2,6 +2,7 @@
    from data, unless in place, then updated in order while in cache;
    outputs past the caches built in a scratch block and streamed out. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/memory.h"
 #include "parallel/parallel_for.h"
@@ -189,17 +190,84 @@ static int64_t blocks_cost(void *ctx, int64_t b)
     return copy + bp->block_start[b] * 2 * (int64_t)j->b->slice_bytes;
 }
 
+typedef struct {
+    const uint32_t *rank;
+    const uint8_t *updates;
+    uint8_t *grouped;
+    int64_t count, parts;
+    size_t es;
+} group_job;
+
+#define MOVE_TO_RANK(T)                                                                 \
+    do {                                                                               \
+        const T *from = (const T *)(const void *)g->updates;                           \
+        T *to = (T *)(void *)g->grouped;                                               \
+        for (int64_t n = begin; n < end; n++)                                          \
+            to[g->rank[n]] = from[n];                                                  \
+    } while (0)
+
+/* Updates [begin, end) of parts [first, last) to their ranks. */
+static void move_to_ranks(void *ctx, int worker, int64_t first, int64_t last)
+{
+    const group_job *g = ctx;
+    (void)worker;
+    const int64_t begin = sgk_even_start(g->count, first, g->parts);
+    const int64_t end = sgk_even_start(g->count, last, g->parts);
+    switch (g->es) {
+    case 1: MOVE_TO_RANK(uint8_t); break;
+    case 2: MOVE_TO_RANK(uint16_t); break;
+    case 4: MOVE_TO_RANK(uint32_t); break;
+    case 8: MOVE_TO_RANK(uint64_t); break;
+    default:
+        for (int64_t n = begin; n < end; n++)
+            memcpy(g->grouped + (size_t)g->rank[n] * g->es, g->updates + (size_t)n * g->es,
+                   g->es);
+    }
+}
+
+/* The plan's updates in pair order, in the calling thread's call scratch
+   (or memory of their own, *owned, past what it keeps); NULL when memory
+   is short. */
+static const uint8_t *grouped_updates(const blocked_plan *bp, const sgk_buffers *b,
+                                      void **owned)
+{
+    const sgk_plan *plan = &bp->base;
+    const size_t bytes = (size_t)plan->count * b->slice_bytes;
+    uint8_t *grouped = bytes <= SGK_CALL_SCRATCH_KEEP ? sgk_call_scratch(bytes) : NULL;
+    if (grouped == NULL)
+        grouped = *owned = sgk_alloc_array(plan->count, b->slice_bytes);
+    if (grouped == NULL)
+        return NULL;
+    const int threads = plan->threads > 0 ? plan->threads : 1;
+    group_job g = {bp->rank, b->updates, grouped, plan->count, threads, b->slice_bytes};
+    sgk_parallel_for(threads, plan->threads, plan->count * (int64_t)(3 * b->slice_bytes + 4),
+                     plan->parallel_min_bytes, move_to_ranks, &g);
+    return grouped;
+}
+
 sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
 {
     const blocked_plan *bp = (const blocked_plan *)plan;
+    sgk_buffers in_order;
+    void *owned = NULL;
+    if (bp->rank != NULL) {
+        /* before the first write: after it nothing may fail */
+        in_order = *b;
+        in_order.updates = grouped_updates(bp, b, &owned);
+        if (in_order.updates == NULL)
+            return SGK_ERR_OUT_OF_MEMORY;
+        b = &in_order;
+    }
     job j = {.bp = bp, .b = b};
     if (plan->widen_reduce != NULL) {
         /* scratch before the first write: after it nothing may fail */
         int workers = plan->threads > 0 ? plan->threads : 1;
         j.acc = malloc((size_t)workers * (size_t)(bp->block_slots * plan->slice_len) *
                        sizeof *j.acc);
-        if (j.acc == NULL)
+        if (j.acc == NULL) {
+            free(owned);
             return SGK_ERR_OUT_OF_MEMORY;
+        }
     }
     if (bp->column_parts > 1)
         sgk_parallel_for(bp->column_parts, plan->threads, blocks_cost(&j, bp->blocks),
@@ -208,5 +276,6 @@ sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
         sgk_parallel_for_balanced(bp->blocks, plan->threads, blocks_cost,
                                   plan->parallel_min_bytes, scatter_blocks, &j);
     free(j.acc);
+    free(owned);
     return SGK_OK;
 }

@@ -19,8 +19,9 @@ typedef struct {
     bool simd_forced;           /* SGK_SIMD named a target */
     int64_t parallel_min_bytes; /* SGK_PARALLEL_MIN_BYTES or from caches */
     int64_t stream_min_bytes;   /* SGK_STREAM_MIN_BYTES: outputs at least this
-                                   large are written with non-temporal stores;
-                                   -1 never */
+                                   large are written with non-temporal stores,
+                                   and updates at least this large count as
+                                   past the caches; -1 never */
     bool verbose;               /* SGK_VERBOSE */
     char overrides[256];        /* the SGK_* variables that took effect */
     char ignored[256];          /* the bad values that were ignored */
