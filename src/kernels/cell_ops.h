@@ -9,7 +9,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "kernels/half.h"
 
@@ -35,33 +34,33 @@ INTEGER_CELL_OPS(int64_t, uint64_t)
 INTEGER_CELL_OPS(uint64_t, uint64_t)
 
 /* max/min are numpy's maximum/minimum: a NaN on either side wins (the stored
-   one first); ties keep the stored operand.  Floats select by bit mask, not
-   by branch: with random data a branch mispredicts half the time and
-   doubles the cost of the serial loop. */
-#define FLOAT_CELL_OPS(T, U)                                                      \
-    static inline T cell_select_##T(bool keep_a, T a, T b)                        \
-    {                                                                             \
-        U ua, ub, mask = (U)0 - (U)keep_a;                                        \
-        memcpy(&ua, &a, sizeof ua);                                               \
-        memcpy(&ub, &b, sizeof ub);                                               \
-        ua = (ua & mask) | (ub & ~mask);                                          \
-        memcpy(&a, &ua, sizeof a);                                                \
-        return a;                                                                 \
-    }                                                                             \
+   one first); ties keep the stored operand.  The ordered case is the
+   instruction set's own max/min (b > a ? b : a keeps a on ties), without a
+   branch: with random data a branch on the comparison mispredicts half the
+   time.  NaNs, rare, take one unordered test, predicted not taken.  A
+   select by bit mask instead cost twice as much per update where the
+   destination misses the cache (random max into an 8 MiB float array,
+   2-core EPYC: 6.5-8 ns against 3.5-4.4): its longer chain of integer
+   operations holds fewer updates in flight. */
+#define FLOAT_CELL_OPS(T)                                                         \
     static inline T cell_add_##T(T a, T b) { return a + b; }                      \
     static inline T cell_sub_##T(T a, T b) { return a - b; }                      \
     static inline T cell_mul_##T(T a, T b) { return a * b; }                      \
     static inline T cell_max_##T(T a, T b)                                        \
     {                                                                             \
-        return cell_select_##T((a >= b) | (a != a), a, b);                        \
+        if (__builtin_expect(__builtin_isunordered(a, b), 0))                     \
+            return a != a ? a : b;                                                \
+        return b > a ? b : a;                                                     \
     }                                                                             \
     static inline T cell_min_##T(T a, T b)                                        \
     {                                                                             \
-        return cell_select_##T((a <= b) | (a != a), a, b);                        \
+        if (__builtin_expect(__builtin_isunordered(a, b), 0))                     \
+            return a != a ? a : b;                                                \
+        return b < a ? b : a;                                                     \
     }
 
-FLOAT_CELL_OPS(float, uint32_t)
-FLOAT_CELL_OPS(double, uint64_t)
+FLOAT_CELL_OPS(float)
+FLOAT_CELL_OPS(double)
 
 /* fp16/bf16 (H) in their uint16_t bits: widened exactly, computed in
    float32, rounded to nearest-even after every update.  max/min compare the
