@@ -12,6 +12,9 @@
  *   (complex `none`, which drops overwritten updates and so keeps
  *   positions, among them): bit for bit the reference (tests/reference.c),
  *   executed twice on new updates and once in place.
+ * - One plan executed from four threads at once, each into an output of
+ *   its own (each moves the updates in its own call scratch): every
+ *   output the reference's.
  * - Where the plan is owner-blocks, it says it moves the updates (under
  *   the configurations of tests/matrix.sh that run on one thread or force
  *   another path, the plan is another, and only the results are checked).
@@ -25,6 +28,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +153,55 @@ static void test_grouped_updates(void **state)
         }
 }
 
+typedef struct {
+    sgk_plan *plan;
+    const void *data, *upd;
+    void *out;
+    sgk_status status;
+} exec_job;
+
+static void *execute_one(void *arg)
+{
+    exec_job *e = arg;
+    for (int round = 0; round < 3 && e->status == SGK_OK; round++)
+        e->status = sgk_execute(e->plan, e->data, e->upd, e->out);
+    return NULL;
+}
+
+static void test_concurrent_executions(void **state)
+{
+    (void)state;
+    enum { THREADS = 4 };
+    tc_rng r = {UINT64_C(0xc0ffee)};
+    int64_t dshape[1] = {SLOTS}, ishape[2] = {PAIRS, 1}, ushape[1] = {PAIRS};
+    float *data = xmalloc(SLOTS * sizeof *data), *upd = xmalloc(PAIRS * sizeof *upd);
+    float *want = xmalloc(SLOTS * sizeof *want);
+    int64_t *idx = xmalloc(PAIRS * sizeof *idx);
+    fill_indices(&r, idx, PAIRS, SLOTS);
+    tiny_fill(&r, SGK_FLOAT32, data, SLOTS);
+    tiny_fill(&r, SGK_FLOAT32, upd, PAIRS);
+    const sgk_tensor d = {SGK_FLOAT32, 1, dshape, data}, u = {SGK_FLOAT32, 1, ushape, upd};
+    const sgk_tensor it = {SGK_INT64, 2, ishape, idx};
+    ref_scatter_nd(&d, &it, &u, SGK_REDUCE_MAX, want);
+    sgk_plan *plan = NULL;
+    assert_int_equal(sgk_plan_scatter_nd(&plan, &d, &it, &u, SGK_REDUCE_MAX, 0), SGK_OK);
+    pthread_t th[THREADS];
+    exec_job jobs[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        jobs[t] = (exec_job){plan, data, upd, xmalloc(SLOTS * sizeof(float)), SGK_OK};
+        assert_int_equal(pthread_create(&th[t], NULL, execute_one, &jobs[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+        if (jobs[t].status != SGK_OK)
+            fail_msg("thread %d: %s (%s)", t, tc_status_name(jobs[t].status), tc_last_error());
+        expect_same(SGK_FLOAT32, SGK_REDUCE_MAX, want, jobs[t].out, "concurrent execution");
+        free(jobs[t].out);
+    }
+    sgk_plan_destroy(plan);
+    free(data), free(upd), free(want), free(idx);
+}
+
 int main(void)
 {
     /* read once, at the library's first call: every output and update
@@ -156,6 +209,7 @@ int main(void)
     setenv("SGK_STREAM_MIN_BYTES", "0", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grouped_updates),
+        cmocka_unit_test(test_concurrent_executions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

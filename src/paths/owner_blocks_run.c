@@ -226,14 +226,15 @@ static void move_to_ranks(void *ctx, int worker, int64_t first, int64_t last)
 }
 
 /* The plan's updates in pair order, in the calling thread's call scratch
-   (or memory of their own, *owned, past what it keeps); NULL when memory
-   is short. */
+   when the execution holds it (`scratch`), else in memory of their own,
+   *owned; NULL when memory is short. */
 static const uint8_t *grouped_updates(const blocked_plan *bp, const sgk_buffers *b,
-                                      void **owned)
+                                      bool scratch, void **owned)
 {
     const sgk_plan *plan = &bp->base;
     const size_t bytes = (size_t)plan->count * b->slice_bytes;
-    uint8_t *grouped = bytes <= SGK_CALL_SCRATCH_KEEP ? sgk_call_scratch(bytes) : NULL;
+    uint8_t *grouped =
+        scratch && bytes <= SGK_CALL_SCRATCH_KEEP ? sgk_call_scratch(bytes) : NULL;
     if (grouped == NULL)
         grouped = *owned = sgk_alloc_array(plan->count, b->slice_bytes);
     if (grouped == NULL)
@@ -250,12 +251,17 @@ sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
     const blocked_plan *bp = (const blocked_plan *)plan;
     sgk_buffers in_order;
     void *owned = NULL;
+    bool took = false;
     if (bp->rank != NULL) {
         /* before the first write: after it nothing may fail */
+        took = sgk_path_take_thread_buffers();
         in_order = *b;
-        in_order.updates = grouped_updates(bp, b, &owned);
-        if (in_order.updates == NULL)
+        in_order.updates = grouped_updates(bp, b, took, &owned);
+        if (in_order.updates == NULL) {
+            if (took)
+                sgk_path_give_thread_buffers();
             return SGK_ERR_OUT_OF_MEMORY;
+        }
         b = &in_order;
     }
     job j = {.bp = bp, .b = b};
@@ -266,6 +272,8 @@ sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
                        sizeof *j.acc);
         if (j.acc == NULL) {
             free(owned);
+            if (took)
+                sgk_path_give_thread_buffers();
             return SGK_ERR_OUT_OF_MEMORY;
         }
     }
@@ -277,5 +285,7 @@ sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
                                   plan->parallel_min_bytes, scatter_blocks, &j);
     free(j.acc);
     free(owned);
+    if (took)
+        sgk_path_give_thread_buffers();
     return SGK_OK;
 }

@@ -112,4 +112,11 @@ void sgk_path_free(sgk_plan *plan);
    while this thread waits inside sgk) gets false and allocates. */
 bool sgk_path_owns_thread_buffers(const sgk_plan *plan);
 
+/* For a reused plan's execution that wants the thread's one-shot buffers
+   (its call scratch): takes them, as a one-shot call's plan block does,
+   when no call on this thread holds them, and says so; false for a call
+   nested in another, which must allocate.  Given back when it ends. */
+bool sgk_path_take_thread_buffers(void);
+void sgk_path_give_thread_buffers(void);
+
 #endif
