@@ -40,12 +40,6 @@
 
 enum { SLOTS = 300000, PAIRS = 60000, COLS = 600 };
 
-static void fill_indices(tc_rng *r, int64_t *idx, int64_t n, int64_t dim)
-{
-    for (int64_t i = 0; i < n; i++)
-        idx[i] = tc_rng_below(r, dim) - (tc_rng_percent(r, 25) ? dim : 0);
-}
-
 static sgk_status plan_of(bool elements, sgk_plan **plan, const sgk_tensor *d,
                           const sgk_tensor *i, const sgk_tensor *u, sgk_reduction red)
 {
@@ -91,7 +85,7 @@ static void run_case(bool elements, int k, sgk_dtype t, sgk_reduction red, sgk_d
     int32_t *idx32 = xmalloc((size_t)n_idx * sizeof *idx32);
     for (int64_t n = 0; n < n_idx; n++) {
         const int64_t dim = elements ? rows : k == 1 ? SLOTS : dshape[n % 2];
-        fill_indices(r, idx64 + n, 1, dim);
+        tiny_fill_indices(r, idx64 + n, 1, dim, false);
         idx32[n] = (int32_t)idx64[n];
     }
     tiny_fill(r, t, data, SLOTS);
@@ -177,7 +171,7 @@ static void test_concurrent_executions(void **state)
     float *data = xmalloc(SLOTS * sizeof *data), *upd = xmalloc(PAIRS * sizeof *upd);
     float *want = xmalloc(SLOTS * sizeof *want);
     int64_t *idx = xmalloc(PAIRS * sizeof *idx);
-    fill_indices(&r, idx, PAIRS, SLOTS);
+    tiny_fill_indices(&r, idx, PAIRS, SLOTS, false);
     tiny_fill(&r, SGK_FLOAT32, data, SLOTS);
     tiny_fill(&r, SGK_FLOAT32, upd, PAIRS);
     const sgk_tensor d = {SGK_FLOAT32, 1, dshape, data}, u = {SGK_FLOAT32, 1, ushape, upd};

@@ -246,6 +246,15 @@ static const uint8_t *grouped_updates(const blocked_plan *bp, const sgk_buffers 
     return grouped;
 }
 
+/* Gives back what grouped_updates took: the thread's buffers, or memory
+   of the execution's own. */
+static void give_back(bool took, void *owned)
+{
+    free(owned);
+    if (took)
+        sgk_path_give_thread_buffers();
+}
+
 sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
 {
     const blocked_plan *bp = (const blocked_plan *)plan;
@@ -258,8 +267,7 @@ sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
         in_order = *b;
         in_order.updates = grouped_updates(bp, b, took, &owned);
         if (in_order.updates == NULL) {
-            if (took)
-                sgk_path_give_thread_buffers();
+            give_back(took, NULL);
             return SGK_ERR_OUT_OF_MEMORY;
         }
         b = &in_order;
@@ -271,9 +279,7 @@ sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
         j.acc = malloc((size_t)workers * (size_t)(bp->block_slots * plan->slice_len) *
                        sizeof *j.acc);
         if (j.acc == NULL) {
-            free(owned);
-            if (took)
-                sgk_path_give_thread_buffers();
+            give_back(took, owned);
             return SGK_ERR_OUT_OF_MEMORY;
         }
     }
@@ -284,8 +290,6 @@ sgk_status sgk_blocks_run(const sgk_plan *plan, const sgk_buffers *b)
         sgk_parallel_for_balanced(bp->blocks, plan->threads, blocks_cost,
                                   plan->parallel_min_bytes, scatter_blocks, &j);
     free(j.acc);
-    free(owned);
-    if (took)
-        sgk_path_give_thread_buffers();
+    give_back(took, owned);
     return SGK_OK;
 }

@@ -46,9 +46,7 @@ void tiny_fill(tc_rng *r, sgk_dtype t, void *p, int64_t n)
     }
 }
 
-/* n index values in [-dim, dim), a quarter of them negative, or all
-   non-negative (the lane's fast check) when positive_only. */
-static void fill_indices(tc_rng *r, int64_t *idx, int64_t n, int64_t dim, bool positive_only)
+void tiny_fill_indices(tc_rng *r, int64_t *idx, int64_t n, int64_t dim, bool positive_only)
 {
     for (int64_t i = 0; i < n; i++) {
         idx[i] = tc_rng_below(r, dim);
@@ -76,7 +74,7 @@ void tiny_fill_case_indices(tc_rng *r, const shape_case *s, int64_t *idx, int64_
                        bool positive_only)
 {
     for (int64_t i = 0; i < n; i++)
-        fill_indices(r, idx + i, 1, tiny_index_dim(s, i), positive_only);
+        tiny_fill_indices(r, idx + i, 1, tiny_index_dim(s, i), positive_only);
 }
 
 /* Output shape and element count. */

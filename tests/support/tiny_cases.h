@@ -24,6 +24,9 @@ typedef struct {
    floats, so that max/min and sign handling show), 0/1 for bool, pointers
    to static words for strings. */
 void tiny_fill(tc_rng *r, sgk_dtype t, void *p, int64_t n);
+/* n index values in [-dim, dim), a quarter of them negative, or all
+   non-negative (the lane's fast check) when positive_only. */
+void tiny_fill_indices(tc_rng *r, int64_t *idx, int64_t n, int64_t dim, bool positive_only);
 /* The extent index element i must stay within. */
 int64_t tiny_index_dim(const shape_case *s, int64_t i);
 /* n index values of s, each in [-extent, extent), a quarter negative, or all
