@@ -178,16 +178,19 @@ def make_workloads(scale, rng):
                           description=f"ScatterND {red}, k = r, data {list(data.shape)} f32, "
                                       f"{n} random elements"))
 
-    # several updates per element into a destination that fits the last-level
-    # cache but not L2 (NumPy's np.maximum.at case)
-    size = scaled(2 * 1024 * 1024, scale, 1024)
-    data = rng.standard_normal(size).astype(np.float32)
-    idx = rng.integers(0, size, (4 * size, 1)).astype(np.int64)
-    upd = rng.standard_normal(4 * size).astype(np.float32)
-    w.append(Workload("dense_max_l3", "scatter_nd", data, idx, upd, "max",
-                      traffic=2 * data.nbytes + upd.nbytes + idx.nbytes, has_duplicates=True,
-                      description=f"ScatterND max, data [{size}] f32 (fits L3, not L2), "
-                                  f"{4 * size} random elements"))
+    # several updates per element (NumPy's np.maximum.at case): into a
+    # destination that fits the last-level cache but not L2, and into one
+    # that fits L2, as a max-pool into few segments has
+    for name, slots, per_slot, fits in (("dense_max_l3", 2 * 1024 * 1024, 4, "L3, not L2"),
+                                         ("dense_max_l2", 64 * 1024, 64, "L2")):
+        size = scaled(slots, scale, 1024)
+        data = rng.standard_normal(size).astype(np.float32)
+        idx = rng.integers(0, size, (per_slot * size, 1)).astype(np.int64)
+        upd = rng.standard_normal(per_slot * size).astype(np.float32)
+        w.append(Workload(name, "scatter_nd", data, idx, upd, "max",
+                          traffic=2 * data.nbytes + upd.nbytes + idx.nbytes, has_duplicates=True,
+                          description=f"ScatterND max, data [{size}] f32 (fits {fits}), "
+                                      f"{per_slot * size} random elements"))
 
     # rows of 64 and 512 bytes, between single elements and KiB rows
     rows = scaled(1024 * 1024, scale, 64)

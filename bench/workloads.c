@@ -43,6 +43,8 @@ const bench_workload bench_workloads[] = {
                             "int32 indices", elementwise_add_i32},
     {"dense_max_l3", "ScatterND max, [2M] f32 (fits L3, not L2) by 8M random elements",
      dense_max_l3},
+    {"dense_max_l2", "ScatterND max, [64k] f32 (fits L2) by 4M random elements",
+     dense_max_l2},
     {"gather_embedding", "GatherND, [50000,256] f32 by 65536 int32 rows", gather_embedding},
     {"gather_rows_64b", "GatherND, [1M,16] f32 (64-byte rows) by 1M rows", gather_rows_64b},
     {"gather_batch1", "GatherND batch_dims 1, [64,2048,128] by [64,512,1]", gather_batch1},

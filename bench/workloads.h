@@ -116,6 +116,7 @@ void elementwise_add(bench_run *run);         /* workloads_elements.c */
 void elementwise_max(bench_run *run);
 void elementwise_add_i32(bench_run *run);
 void dense_max_l3(bench_run *run);
+void dense_max_l2(bench_run *run);
 void scatter_elements_add(bench_run *run);
 void scatter_elements_none(bench_run *run);
 void gather_elements(bench_run *run);

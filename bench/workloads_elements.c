@@ -1,5 +1,5 @@
 /* The workloads on single elements: elementwise_* (ScatterND with k = r),
-   dense_max_l3, scatter_elements_* and gather_elements*. */
+   dense_max_l3/_l2, scatter_elements_* and gather_elements*. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdlib.h>
@@ -72,22 +72,22 @@ void elementwise_add_i32(bench_run *run)
     elementwise_of(run, "elementwise_add_i32", SGK_REDUCE_ADD, 41, SGK_INT32);
 }
 
-/* ---- dense_max_l3 ---------------------------------------------------------- */
+/* ---- dense_max_l3, dense_max_l2 ------------------------------------------- */
 
-/* Several updates per destination element into a destination that fits the
-   last-level cache but not L2 (NumPy's np.maximum.at case): ScatterND max,
-   data [2M] float32 (8 MiB), 8M random single-element updates. */
-void dense_max_l3(bench_run *run)
+/* Several updates per destination element (NumPy's np.maximum.at case):
+   ScatterND max, data [S] float32, per_slot * S random single-element
+   updates. */
+static void dense_max(bench_run *run, const char *W, int64_t slots, int64_t per_slot,
+                      uint64_t seed)
 {
-    const char *W = "dense_max_l3";
-    const int64_t S = scaled(2097152, run->opt.scale), N = 4 * S;
+    const int64_t S = scaled(slots, run->opt.scale), N = per_slot * S;
     int64_t dshape[] = {S}, ishape[] = {N, 1}, ushape[] = {N};
     float *data = bench_alloc((size_t)S * 4), *out = bench_alloc((size_t)S * 4);
     float *upd = bench_alloc((size_t)N * 4);
     int64_t *idx = bench_alloc((size_t)N * 8);
-    fill_f32(data, (size_t)S, 71);
-    fill_f32(upd, (size_t)N, 72);
-    rng r = {71};
+    fill_f32(data, (size_t)S, seed);
+    fill_f32(upd, (size_t)N, seed + 1);
+    rng r = {seed};
     for (int64_t n = 0; n < N; n++)
         idx[n] = rng_below(&r, S);
     scatter_ctx ctx = {
@@ -99,6 +99,19 @@ void dense_max_l3(bench_run *run)
         sgk_plan_destroy(ctx.plan);
     }
     free(data), free(out), free(upd), free(idx);
+}
+
+/* A destination that fits the last-level cache but not L2: 8 MiB. */
+void dense_max_l3(bench_run *run)
+{
+    dense_max(run, "dense_max_l3", 2097152, 4, 71);
+}
+
+/* A destination that fits L2, as a max-pool into few segments or a
+   histogram has: 256 KiB, 64 updates per element. */
+void dense_max_l2(bench_run *run)
+{
+    dense_max(run, "dense_max_l2", 65536, 64, 73);
 }
 
 /* ---- scatter_elements_add / _none, gather_elements ------------------------ */

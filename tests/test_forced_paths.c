@@ -39,7 +39,8 @@ extern char **environ;
 /* Every path the library has (docs/architecture.md), as SGK_PATH names it. */
 static const char *const path_names[] = {
     "direct", "lines", "gather-elements", "gather-rows", "distinct-slices", "sorted-runs",
-    "binned", "serial", "owner-ranges", "atomic", "sorted-segment", "owner-blocks",
+    "replicas", "binned", "serial", "owner-ranges", "atomic", "sorted-segment",
+    "owner-blocks",
 };
 #define PATH_COUNT (int)(sizeof path_names / sizeof *path_names)
 
@@ -72,6 +73,11 @@ static bool must_serve(const char *path, const fc_case *c, bool one_shot)
         return c->op == FC_TENSOR_SCATTER;
     if (is(path, "sorted-runs"))
         return scatter && one_shot && c->sorted;
+    if (is(path, "replicas"))
+        return scatter && one_shot && c->reduction != SGK_REDUCE_NONE &&
+               (integral(c->dtype) || ((c->reduction == SGK_REDUCE_MAX ||
+                                        c->reduction == SGK_REDUCE_MIN) &&
+                                       (sgk_dtype_flags(c->dtype) & SGK_DTYPE_FLOAT) != 0));
     if (is(path, "binned"))
         return scatter && one_shot;
     if (is(path, "atomic"))

@@ -89,15 +89,9 @@ static int64_t chunks_per_part(const sgk_plan *plan, int64_t blocks, uint32_t ch
 static const char *binned_unfit(const sgk_choice *c)
 {
     const sgk_plan *plan = c->base;
-    if (!c->problem->scatter)
-        return "not a scatter";
-    if (!plan->one_shot)
-        return "a reused plan groups its pairs once";
-    if (plan->widen_reduce != NULL)
-        return "float32 accumulation needs whole segments";
-    /* an empty output skips the run, where this path checks its indices */
-    if (plan->output_elems == 0 || plan->slice_len == 0 || plan->elem_size == 0)
-        return "nothing to move";
+    const char *unfit = sgk_one_shot_fold_unfit(c);
+    if (unfit != NULL)
+        return unfit;
     const int64_t blocks = blocks_of(plan);
     const uint32_t chunk = chunk_pairs(plan->count, blocks * parts_of(plan));
     return chunks_per_part(plan, blocks, chunk) >= NO_CHUNK ? "more chunks than 32 bits number"
@@ -268,10 +262,7 @@ static sgk_status binned_run(const sgk_plan *plan, const sgk_buffers *b)
     binned_plan *bp = (binned_plan *)plan;
     bin_job bj = {bp, b->updates};
     /* the indices and updates read, slot and value written */
-    const sgk_index_map *m = &bp->p.map;
-    const int64_t index_bytes = m->indices == NULL ? 0
-                                : (m->kind == SGK_MAP_TUPLES ? m->k : 1) *
-                                      (int64_t)sgk_elem_size(m->indices->dtype);
+    const int64_t index_bytes = sgk_index_bytes_per_pair(&bp->p);
     const int64_t entry_bytes = bp->slices ? 16 : 2 + (int64_t)plan->elem_size;
     sgk_parallel_for(bp->parts, plan->threads,
                      plan->count * (index_bytes + entry_bytes +

@@ -28,6 +28,20 @@ int sgk_shift_for(int64_t n)
     return shift;
 }
 
+const char *sgk_one_shot_fold_unfit(const sgk_choice *c)
+{
+    const sgk_plan *plan = c->base;
+    if (!c->problem->scatter)
+        return "not a scatter";
+    if (!plan->one_shot)
+        return "a reused plan groups its pairs once";
+    if (plan->widen_reduce != NULL)
+        return "float32 accumulation needs whole segments";
+    if (plan->output_elems == 0 || plan->slice_len == 0 || plan->elem_size == 0)
+        return "nothing to move";
+    return NULL;
+}
+
 sgk_status sgk_plan_out_of_memory(const sgk_plan *plan)
 {
     return sgk_fail(SGK_ERR_OUT_OF_MEMORY, plan->op, "no memory to plan %lld updates",

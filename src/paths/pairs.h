@@ -18,6 +18,12 @@ int64_t sgk_cache_block_bytes(void);
 /* The smallest shift with 1 << shift >= n (n >= 1). */
 int sgk_shift_for(int64_t n);
 
+/* Why a one-shot path that reads the pairs once, checking them as it
+   goes, and folds them itself (binned, replicas) cannot serve c: a
+   gather, a reused plan, float32 accumulation, an empty output (whose
+   run, where such a path checks its indices, is skipped); else NULL. */
+const char *sgk_one_shot_fold_unfit(const sgk_choice *c);
+
 /* Fails a plan for want of memory, naming its operator and pairs. */
 sgk_status sgk_plan_out_of_memory(const sgk_plan *plan);
 

@@ -86,6 +86,7 @@ extern const sgk_path sgk_path_element_gather;
 extern const sgk_path sgk_path_row_gather;
 extern const sgk_path sgk_path_distinct;
 extern const sgk_path sgk_path_sorted_runs;
+extern const sgk_path sgk_path_replicas;
 extern const sgk_path sgk_path_binned;
 extern const sgk_path sgk_path_serial;
 extern const sgk_path sgk_path_owner_ranges;

@@ -111,12 +111,7 @@ static sgk_status check_indices(const sgk_plan *base, const sgk_problem *p, bool
     const int64_t probe = p->count < ORDER_PROBE ? p->count : ORDER_PROBE;
     check_range(&job, 0, 0, probe);
     if (!job.out_of_order && job.first_bad == p->count && probe < p->count) {
-        const sgk_index_map *m = &p->map;
-        const int64_t index_bytes =
-            m->indices == NULL ? 0
-                               : (m->kind == SGK_MAP_TUPLES ? m->k : 1) *
-                                     (int64_t)sgk_elem_size(m->indices->dtype);
-        sgk_parallel_for(p->count, base->threads, p->count * index_bytes,
+        sgk_parallel_for(p->count, base->threads, p->count * sgk_index_bytes_per_pair(p),
                          base->parallel_min_bytes, check_range, &job);
     }
     *sorted = !job.out_of_order;

@@ -13,6 +13,7 @@ const sgk_path *const sgk_paths[] = {
     &sgk_path_row_gather,     /* every other gather */
     &sgk_path_distinct,       /* scatters whose slots never repeat */
     &sgk_path_sorted_runs,    /* one-shot scatters whose index is sorted */
+    &sgk_path_replicas,       /* one-shot scatters into a cache-sized output */
     &sgk_path_binned,         /* one-shot scatters of single elements */
     &sgk_path_serial,         /* scatters too small for threads */
     &sgk_path_owner_ranges,   /* one-shot scatters, few threads */

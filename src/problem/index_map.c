@@ -8,6 +8,7 @@
 
 #include "problem/index_errors.h"
 #include "problem/index_map.h"
+#include "registry/registry.h"
 #include "parallel/parallel_for.h"
 #include "simd/simd.h"
 
@@ -370,6 +371,14 @@ sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end,
     job_init(&job, p, slot, NULL, begin);
     prepare(&job)(&job, 0, begin, end);
     return verdict(&job);
+}
+
+int64_t sgk_index_bytes_per_pair(const sgk_problem *p)
+{
+    const sgk_index_map *m = &p->map;
+    if (m->indices == NULL || m->kind == SGK_MAP_SEQUENCE)
+        return 0;
+    return (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (int64_t)sgk_elem_size(m->indices->dtype);
 }
 
 sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes)

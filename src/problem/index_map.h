@@ -20,6 +20,10 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32,
    the first bad pair of the range. */
 sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end, int64_t *slot);
 
+/* The index bytes one pair reads: its k coordinates (one for Elements),
+   none for a sequence problem or one without indices. */
+int64_t sgk_index_bytes_per_pair(const sgk_problem *p);
+
 /* For an Elements problem (row_len <= 1): checks every index against the
    axis, as sgk_map_indices does, without writing anything. */
 sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes);

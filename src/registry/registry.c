@@ -132,6 +132,14 @@ bool sgk_reduction_commutes(sgk_dtype dtype, sgk_reduction reduction)
            (dtypes[dtype].flags & exact) != 0;
 }
 
+bool sgk_reduction_groups(sgk_dtype dtype, sgk_reduction reduction)
+{
+    const bool selects = reduction == SGK_REDUCE_MAX || reduction == SGK_REDUCE_MIN;
+    return sgk_reduction_commutes(dtype, reduction) ||
+           (selects && sgk_reduction_supported(dtype, reduction) &&
+            (dtypes[dtype].flags & SGK_DTYPE_FLOAT) != 0);
+}
+
 uint32_t sgk_reduction_flags(sgk_dtype dtype, sgk_reduction reduction)
 {
     return (sgk_reduction_supported(dtype, reduction) ? SGK_CELL_SUPPORTED : 0u) |

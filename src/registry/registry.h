@@ -149,5 +149,11 @@ bool sgk_reduction_supported(sgk_dtype dtype, sgk_reduction reduction);
    integer and bool arithmetic wraps and commutes; float rounding, and
    NONE's last-wins, depend on the order. */
 bool sgk_reduction_commutes(sgk_dtype dtype, sgk_reduction reduction);
+/* Whether the cell's result depends only on the order of its updates,
+   not on how they are grouped (folding a contiguous run of them apart
+   and the result in afterwards gives the same bits): the cells that
+   commute, and float max/min, which keep the first NaN or else the
+   first of the largest (smallest) values (docs/semantics.md, "Grouping"). */
+bool sgk_reduction_groups(sgk_dtype dtype, sgk_reduction reduction);
 
 #endif

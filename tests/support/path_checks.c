@@ -161,8 +161,8 @@ static const char *path_problem(const path_case *c, uint32_t flags, const char *
     static const char *const plan_paths[] = {"owner-blocks", "sorted-segment", "atomic",
                                              "serial", NULL};
     static const char *const one_shot_paths[] = {
-        "tiny", "direct", "lines", "sorted-runs", "binned", "serial", "owner-ranges",
-        "atomic", "sorted-segment", "owner-blocks", NULL};
+        "tiny",   "direct",     "lines",  "sorted-runs",    "replicas",     "binned",
+        "serial", "owner-ranges", "atomic", "sorted-segment", "owner-blocks", NULL};
     const bool exact = tol_order_sensitive(c->dtype, c->red) && !tol_reorder_allowed(flags);
     if (!named_in(path, plan != NULL ? plan_paths : one_shot_paths))
         return "is none of the scatter paths of its way in";
