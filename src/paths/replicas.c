@@ -25,7 +25,6 @@
 #include "runtime/topology.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
-#include "simd/simd.h"
 
 /* Pairs mapped at a time: their check fails as one range. */
 #define REPLICA_BATCH 1024
