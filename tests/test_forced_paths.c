@@ -73,11 +73,12 @@ static bool must_serve(const char *path, const fc_case *c, bool one_shot)
         return c->op == FC_TENSOR_SCATTER;
     if (is(path, "sorted-runs"))
         return scatter && one_shot && c->sorted;
-    if (is(path, "replicas"))
+    if (is(path, "replicas")) { /* integers; float max/min */
+        const bool selects = c->reduction == SGK_REDUCE_MAX || c->reduction == SGK_REDUCE_MIN;
+        const bool floating = (sgk_dtype_flags(c->dtype) & SGK_DTYPE_FLOAT) != 0;
         return scatter && one_shot && c->reduction != SGK_REDUCE_NONE &&
-               (integral(c->dtype) || ((c->reduction == SGK_REDUCE_MAX ||
-                                        c->reduction == SGK_REDUCE_MIN) &&
-                                       (sgk_dtype_flags(c->dtype) & SGK_DTYPE_FLOAT) != 0));
+               ((integral(c->dtype) && c->dtype != SGK_BOOL) || (selects && floating));
+    }
     if (is(path, "binned"))
         return scatter && one_shot;
     if (is(path, "atomic"))
