@@ -164,11 +164,7 @@ static sgk_status binned_make(const sgk_plan *base, const sgk_problem *p, sgk_pl
     /* room to align the scratch by hand */
     const size_t need = STAGE_ALIGN + parts + (size_t)bp->parts * per_part +
                         (size_t)(bp->blocks + 1) * sizeof(int64_t);
-    uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP && sgk_path_owns_thread_buffers(&bp->base)
-                           ? sgk_call_scratch(need)
-                           : NULL;
-    if (scratch == NULL)
-        scratch = bp->owned = sgk_alloc_array((int64_t)need, 1);
+    uint8_t *scratch = sgk_plan_scratch(&bp->base, need, &bp->owned);
     if (scratch == NULL) {
         sgk_path_free(&bp->base);
         return sgk_plan_out_of_memory(base);

@@ -42,6 +42,14 @@ const char *sgk_one_shot_fold_unfit(const sgk_choice *c)
     return NULL;
 }
 
+void *sgk_plan_scratch(const sgk_plan *plan, size_t bytes, void **owned)
+{
+    void *scratch = bytes <= SGK_CALL_SCRATCH_KEEP && sgk_path_owns_thread_buffers(plan)
+                        ? sgk_call_scratch(bytes)
+                        : NULL;
+    return scratch != NULL ? scratch : (*owned = sgk_alloc_array((int64_t)bytes, 1));
+}
+
 sgk_status sgk_plan_out_of_memory(const sgk_plan *plan)
 {
     return sgk_fail(SGK_ERR_OUT_OF_MEMORY, plan->op, "no memory to plan %lld updates",

@@ -24,6 +24,13 @@ int sgk_shift_for(int64_t n);
    run, where such a path checks its indices, is skipped); else NULL. */
 const char *sgk_one_shot_fold_unfit(const sgk_choice *c);
 
+/* `bytes` of scratch for a one-shot plan's run: the calling thread's call
+   scratch, kept from call to call, when the plan owns the thread's
+   buffers and the bytes fit SGK_CALL_SCRATCH_KEEP; else a fresh
+   allocation, stored in *owned for the plan to free.  NULL when memory
+   is short. */
+void *sgk_plan_scratch(const sgk_plan *plan, size_t bytes, void **owned);
+
 /* Fails a plan for want of memory, naming its operator and pairs. */
 sgk_status sgk_plan_out_of_memory(const sgk_plan *plan);
 

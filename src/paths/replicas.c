@@ -21,7 +21,6 @@
 
 #include "registry/registry.h"
 #include "problem/index_map.h"
-#include "runtime/memory.h"
 #include "runtime/topology.h"
 #include "parallel/parallel_for.h"
 #include "paths/pairs.h"
@@ -74,8 +73,8 @@ static int64_t replica_bytes_of(const sgk_plan *plan)
 /* Parts: one per thread, fewer where the pairs per slot are few. */
 static int parts_of(const sgk_plan *plan)
 {
-    const int64_t elems = plan->slots * plan->slice_len;
-    const int64_t most = elems > 0 ? plan->count / (PAIRS_PER_REPLICA_SLOT * plan->slots) : 1;
+    const int64_t per_part = PAIRS_PER_REPLICA_SLOT * plan->slots;
+    const int64_t most = per_part > 0 ? plan->count / per_part : 1;
     const int threads = plan->threads > 1 ? plan->threads : 1;
     return most < 1 ? 1 : most < threads ? (int)most : threads;
 }
@@ -123,11 +122,7 @@ static sgk_status replicas_make(const sgk_plan *base, const sgk_problem *p, sgk_
     rp->replica_bytes = ((size_t)replica_bytes_of(base) + 63) & ~(size_t)63;
     const size_t bad_bytes = ((size_t)rp->parts * sizeof(int64_t) + 63) & ~(size_t)63;
     const size_t need = 64 + bad_bytes + (size_t)rp->parts * rp->replica_bytes;
-    uint8_t *scratch = need <= SGK_CALL_SCRATCH_KEEP && sgk_path_owns_thread_buffers(&rp->base)
-                           ? sgk_call_scratch(need)
-                           : NULL;
-    if (scratch == NULL)
-        scratch = rp->owned = sgk_alloc_array((int64_t)need, 1);
+    uint8_t *scratch = sgk_plan_scratch(&rp->base, need, &rp->owned);
     if (scratch == NULL) {
         sgk_path_free(&rp->base);
         return sgk_plan_out_of_memory(base);
