@@ -272,6 +272,15 @@ static void test_index_out_of_range_last_binned(void **state)
     const int64_t eshape[] = {512, 256};
     sgk_tensor ex = {SGK_INT64, 2, eshape, idx}, eu = {SGK_FLOAT32, 2, eshape, upd};
     check_binned_untouched("scatter_elements, last index bad", &d, &ex, &eu, 1, "-513");
+    /* ScatterND k = 1 into [262144], every index but the last in range and
+       none negative (the bins take them as they lie): the last one past
+       the end */
+    for (int64_t i = 0; i < pairs; i++)
+        idx[i] = (i * 7919) % pairs;
+    idx[pairs - 1] = pairs;
+    const int64_t fshape[] = {pairs}, kshape[] = {pairs, 1};
+    sgk_tensor f = {SGK_FLOAT32, 1, fshape, data}, kx = {SGK_INT64, 2, kshape, idx};
+    check_binned_untouched("scatter_nd k = 1, last index one past", &f, &kx, &u, 0, "[262143]");
     free(data);
     free(upd);
     free(idx);

@@ -7,7 +7,8 @@
  * - ScatterND of single elements (k = 1, 1000 slots), of slices (k = 1
  *   into [250, 4]) and ScatterElements along axis 0 of [250, 4], 80,000
  *   updates at random (enough that no call counts as small), a quarter
- *   of the indices negative, int32 and int64: every type and reduction
+ *   of the indices negative or none (int64 indices are then folded from
+ *   where they lie), int32 and int64: every type and reduction
  *   the path serves (integer add, sub, mul, max, min; float max and
  *   min), bit for bit the reference (tests/reference.c), and in place.
  *   Bool, whose folds give 0 or 1, must not take the path: a byte of
@@ -15,9 +16,10 @@
  *   Float values include +0 and -0, infinities and NaNs of many payloads
  *   and both signs, so that a replica that kept another NaN, or the other
  *   zero, than the sequential loop fails.
- * - A bad index in the last pair of the last thread's share, and two bad
- *   ones in different shares: the status, the message naming the first,
- *   and the output and the data untouched.
+ * - A bad index in the last pair of the last thread's share (one past
+ *   either end of the axis), and two bad ones in different shares, among
+ *   indices with negatives and without: the status, the message naming
+ *   the first, and the output and the data untouched.
  * Where nothing forces another path (tests/matrix.sh), the calls must
  * take the replicas path.
  */
@@ -107,8 +109,10 @@ typedef struct {
     void *data, *upd, *idx;
 } scatter_case;
 
+/* positive_only: no index needs wrapping, so that int64 indices are
+   folded from where they lie (sgk_slots_of_range). */
 static void make_case(scatter_case *c, form f, sgk_dtype t, sgk_reduction red, sgk_dtype itype,
-                      tc_rng *r)
+                      bool positive_only, tc_rng *r)
 {
     const size_t es = sgk_dtype_size(t);
     *c = (scatter_case){.f = f, .t = t, .itype = itype, .red = red, .rank = 1, .irank = 2,
@@ -131,7 +135,7 @@ static void make_case(scatter_case *c, form f, sgk_dtype t, sgk_reduction red, s
     c->upd = xmalloc((size_t)c->n_upd * es);
     c->idx = xmalloc((size_t)PAIRS * 8);
     int64_t *idx64 = xmalloc((size_t)PAIRS * sizeof *idx64);
-    tiny_fill_indices(r, idx64, PAIRS, f == ELEMENTS ? SLOTS / ROW : slots, false);
+    tiny_fill_indices(r, idx64, PAIRS, f == ELEMENTS ? SLOTS / ROW : slots, positive_only);
     for (int64_t n = 0; n < PAIRS; n++) {
         if (itype == SGK_INT32)
             ((int32_t *)c->idx)[n] = (int32_t)idx64[n];
@@ -174,17 +178,18 @@ static void expect_same(const scatter_case *c, const void *want, const void *got
             fail_msg("%s: element %lld differs from the reference", what, (long long)e);
 }
 
-static void run_case(form f, sgk_dtype t, sgk_reduction red, sgk_dtype itype, tc_rng *r)
+static void run_case(form f, sgk_dtype t, sgk_reduction red, sgk_dtype itype,
+                     bool positive_only, tc_rng *r)
 {
     static const char *const forms[] = {"scatter_nd of elements", "scatter_nd of slices",
                                         "scatter_elements"};
     scatter_case c;
-    make_case(&c, f, t, red, itype, r);
+    make_case(&c, f, t, red, itype, positive_only, r);
     const size_t bytes = SLOTS * sgk_dtype_size(t);
     void *want = xmalloc(bytes), *got = xmalloc(bytes);
     char what[160];
-    snprintf(what, sizeof what, "%s %s %s, %s indices", forms[f], tc_dtype_name(t),
-             tc_reduction_name(red), tc_dtype_name(itype));
+    snprintf(what, sizeof what, "%s %s %s, %s indices%s", forms[f], tc_dtype_name(t),
+             tc_reduction_name(red), tc_dtype_name(itype), positive_only ? ", none negative" : "");
     scatter(&c, c.data, want, true);
     memset(got, 0xA5, bytes);
     sgk_status st = scatter(&c, c.data, got, false);
@@ -221,7 +226,8 @@ static void test_grouping_reductions(void **state)
                 (is_float && red != SGK_REDUCE_MAX && red != SGK_REDUCE_MIN))
                 continue;
             for (form f = ELEMENTS_ND; f <= ELEMENTS; f++)
-                run_case(f, t, red, (ti + ri + f) % 2 ? SGK_INT32 : SGK_INT64, &r);
+                run_case(f, t, red, (ti + ri + f) % 2 ? SGK_INT32 : SGK_INT64,
+                         (ti + ri + f) / 2 % 2 == 0, &r);
             cases++;
         }
     assert_true(cases >= 40);
@@ -229,7 +235,7 @@ static void test_grouping_reductions(void **state)
        a byte no update touched */
     tc_rng b = {7};
     scatter_case c;
-    make_case(&c, ELEMENTS_ND, SGK_BOOL, SGK_REDUCE_MUL, SGK_INT64, &b);
+    make_case(&c, ELEMENTS_ND, SGK_BOOL, SGK_REDUCE_MUL, SGK_INT64, false, &b);
     int64_t *idx = c.idx;
     for (int64_t n = 0; n < PAIRS; n++)
         if (idx[n] == 0 || idx[n] == -SLOTS)
@@ -244,22 +250,24 @@ static void test_grouping_reductions(void **state)
     free_case(&c);
 }
 
-/* Bad indices at `bad` (value SLOTS + 7 + k for the k-th): the call fails
-   naming the first, and neither the output nor the data changes. */
-static void expect_refused(const int64_t *bad, int nbad)
+/* Bad indices at `bad`, value + k for the k-th (value - k when value is
+   negative), among indices all non-negative or not: the call fails naming
+   the first, and neither the output nor the data changes. */
+static void expect_refused(const int64_t *bad, int nbad, int64_t value, bool positive_only)
 {
     tc_rng r = {UINT64_C(0xbadbad)};
     scatter_case c;
-    make_case(&c, ELEMENTS_ND, SGK_INT32, SGK_REDUCE_ADD, SGK_INT64, &r);
+    make_case(&c, ELEMENTS_ND, SGK_INT32, SGK_REDUCE_ADD, SGK_INT64, positive_only, &r);
+    const int64_t step = value < 0 ? -1 : 1;
     for (int k = 0; k < nbad; k++)
-        ((int64_t *)c.idx)[bad[k]] = SLOTS + 7 + k;
+        ((int64_t *)c.idx)[bad[k]] = value + step * k;
     int32_t *out = xmalloc(SLOTS * sizeof *out), *before = xmalloc(SLOTS * sizeof *before);
     memset(out, 0x5A, SLOTS * sizeof *out);
     memcpy(before, c.data, SLOTS * sizeof *before);
     assert_int_equal(scatter(&c, c.data, out, false), SGK_ERR_INDEX_OUT_OF_RANGE);
     char first[32], second[32];
-    snprintf(first, sizeof first, "[%d]", SLOTS + 7);
-    snprintf(second, sizeof second, "[%d]", SLOTS + 8);
+    snprintf(first, sizeof first, "[%lld]", (long long)value);
+    snprintf(second, sizeof second, "[%lld]", (long long)(value + step));
     if (strstr(tc_last_error(), first) == NULL || strstr(tc_last_error(), second) != NULL)
         fail_msg("the message does not name the first bad index, %s: %s", first,
                  tc_last_error());
@@ -276,9 +284,13 @@ static void test_bad_indices(void **state)
 {
     (void)state;
     const int64_t last[] = {PAIRS - 1};
-    expect_refused(last, 1);
     const int64_t two[] = {PAIRS / 4 + 3, 3 * PAIRS / 4 + 5};
-    expect_refused(two, 2);
+    for (int positive_only = 0; positive_only <= 1; positive_only++) {
+        /* one past either end, and well past */
+        expect_refused(last, 1, SLOTS, positive_only);
+        expect_refused(last, 1, -SLOTS - 1, positive_only);
+        expect_refused(two, 2, SLOTS + 7, positive_only);
+    }
 }
 
 int main(void)

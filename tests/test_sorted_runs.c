@@ -2,9 +2,10 @@
  * The sorted-runs path (src/paths/sorted_runs.c): one-shot scatters whose
  * index turns out to be sorted, taken by the automatic choice, exact bit
  * for bit against the reference (tests/support/reference.c) for every
- * element type, reduction and index type, copying and in place; indices
- * sorted but for one pair, which another path must serve as exactly; and
- * a bad last index, which must leave the output untouched.  (Forced by
+ * element type, reduction and index type, with negative indices and
+ * without, copying and in place; indices sorted but for one pair, which
+ * another path must serve as exactly; and a bad last index, one past
+ * either end, which must leave the output untouched.  (Forced by
  * SGK_PATH, the path is tested with the others: tests/test_forced_paths.c.)
  *
  * Problems are just large enough that the direct path, for few pairs, does
@@ -172,6 +173,19 @@ static void set_pair(problem *p, int64_t k, int64_t v)
         set_index(p->index_dtype, p->idx, k * p->ishape[1] + e, v);
 }
 
+/* Each negative index replaced by the same row counted from the front:
+   int64 indices none of which is negative are checked and used as they
+   lie (sgk_slots_of_range). */
+static void drop_negatives(problem *p)
+{
+    for (int64_t k = 0; k < p->pairs; k++) {
+        const int64_t at = k * p->ishape[1];
+        const int64_t v = p->index_dtype == SGK_INT32 ? ((const int32_t *)p->idx)[at]
+                                                      : ((const int64_t *)p->idx)[at];
+        set_pair(p, k, v < 0 ? v + p->rows : v);
+    }
+}
+
 static sgk_status call(const problem *p, const sgk_tensor *data, void *out)
 {
     return p->elements ? sgk_scatter_elements(data, &p->indices, &p->updates, 0, p->reduction, out)
@@ -232,6 +246,8 @@ static void every_cell(bool elements)
                 problem p;
                 make_problem(&p, elements, (sgk_dtype)t, index_types[i], (sgk_reduction)red,
                              (layout)(n % 3), 0x50A7ED00u + (uint64_t)n);
+                if (n / 3 % 2 == 1)
+                    drop_negatives(&p);
                 check_problem(&p, true);
                 free_problem(&p);
                 n++;
@@ -276,11 +292,14 @@ static void test_bad_last_index_leaves_output(void **state)
 {
     (void)state;
     for (int e = 0; e < 2; e++)
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < 8; t++) {
             problem p;
-            make_problem(&p, e == 1, SGK_FLOAT32, index_types[t], SGK_REDUCE_ADD, RUNS,
-                         0xBAD0u + (uint64_t)(e * 2 + t));
-            set_pair(&p, p.pairs - 1, t == 0 ? p.rows : -p.rows - 1);
+            make_problem(&p, e == 1, SGK_FLOAT32, index_types[t % 2], SGK_REDUCE_ADD, RUNS,
+                         0xBAD0u + (uint64_t)(e * 8 + t));
+            if (t >= 4)
+                drop_negatives(&p);
+            /* one past either end */
+            set_pair(&p, p.pairs - 1, t % 4 < 2 ? p.rows : -p.rows - 1);
             void *out = xmalloc(p.out_bytes), *before = xmalloc(p.out_bytes);
             tc_fill_pattern(out, p.out_bytes);
             memcpy(before, out, p.out_bytes);

@@ -136,7 +136,7 @@ void sgk_binned_bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
     const uint8_t *updates = job->updates;
     const int64_t count = bp->base.count;
     const size_t narrow = bp->slot_bytes < bp->value_bytes ? bp->slot_bytes : bp->value_bytes;
-    int64_t wide[BIN_BATCH];
+    int64_t mapped[BIN_BATCH];
     (void)worker;
     for (int64_t t = first; t < last; t++) {
         part *pt = &bp->part[t];
@@ -153,7 +153,8 @@ void sgk_binned_bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
         for (int64_t n = sgk_even_start(count, t, bp->parts); n < end; n += BIN_BATCH) {
             const int64_t m = end - n < BIN_BATCH ? end - n : BIN_BATCH;
             /* checked before it is binned; the message comes later */
-            if (sgk_map_index_range(&bp->p, n, n + m, wide) != SGK_OK) {
+            const int64_t *wide = sgk_slots_of_range(&bp->p, n, n + m, mapped);
+            if (wide == NULL) {
                 pt->first_bad = n;
                 break;
             }

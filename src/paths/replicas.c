@@ -181,11 +181,12 @@ static void fold_parts(void *ctx, int worker, int64_t first, int64_t last)
         for (int64_t n = sgk_even_start(count, t, rp->parts); n < end; n += REPLICA_BATCH) {
             const int64_t m = end - n < REPLICA_BATCH ? end - n : REPLICA_BATCH;
             /* checked before it is applied; the message comes later */
-            if (sgk_map_index_range(&rp->p, n, n + m, slot) != SGK_OK) {
+            const int64_t *at = sgk_slots_of_range(&rp->p, n, n + m, slot);
+            if (at == NULL) {
                 rp->first_bad[t] = n;
                 break;
             }
-            fold(replica, slot, j->b->updates + (size_t)n * sb, NULL, 0, m, L, L);
+            fold(replica, at, j->b->updates + (size_t)n * sb, NULL, 0, m, L, L);
         }
     }
 }

@@ -86,18 +86,19 @@ static void check_range(void *ctx, int worker, int64_t begin, int64_t end)
         if (__atomic_load_n(&job->out_of_order, __ATOMIC_RELAXED))
             return;
         const int64_t m = end - n < RUN_BATCH ? end - n : RUN_BATCH;
-        if (sgk_map_index_range(job->p, n, n + m, slot) != SGK_OK) {
+        const int64_t *at = sgk_slots_of_range(job->p, n, n + m, slot);
+        if (at == NULL) {
             note_bad(job, n);
             return;
         }
-        bool down = slot[0] < before;
+        bool down = at[0] < before;
         for (int64_t i = 1; i < m; i++)
-            down |= slot[i] < slot[i - 1];
+            down |= at[i] < at[i - 1];
         if (down) {
             __atomic_store_n(&job->out_of_order, 1, __ATOMIC_RELAXED);
             return;
         }
-        before = slot[m - 1];
+        before = at[m - 1];
     }
 }
 
@@ -218,13 +219,14 @@ static void run_part(void *ctx, int worker, int64_t begin, int64_t end)
     (void)worker;
     for (int64_t n = first; n < last; n += RUN_BATCH) {
         const int64_t m = last - n < RUN_BATCH ? last - n : RUN_BATCH;
-        sgk_map_index_range(p, n, n + m, slot);
-        if (row <= slot[m - 1]) {
-            copy_rows(j, row, slot[m - 1] + 1);
-            row = slot[m - 1] + 1;
+        /* checked before: never NULL */
+        const int64_t *at = sgk_slots_of_range(p, n, n + m, slot);
+        if (row <= at[m - 1]) {
+            copy_rows(j, row, at[m - 1] + 1);
+            row = at[m - 1] + 1;
         }
         batch.updates = j->b->updates + (size_t)n * j->b->slice_bytes;
-        sgk_apply_pairs(plan, &batch, j->b->out, 0, slot, NULL, 0, m, plan->slice_len);
+        sgk_apply_pairs(plan, &batch, j->b->out, 0, at, NULL, 0, m, plan->slice_len);
     }
     copy_rows(j, row, first_row(p, last));
 }

@@ -373,6 +373,31 @@ sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end,
     return verdict(&job);
 }
 
+/* Pairs [begin, end)'s index values, when they are their slots; else
+   NULL. */
+static const int64_t *slots_as_indices(const sgk_problem *p, int64_t begin, int64_t end)
+{
+    const sgk_index_map *m = &p->map;
+    if (m->indices == NULL || m->indices->dtype != SGK_INT64)
+        return NULL;
+    const bool one_coordinate =
+        m->kind == SGK_MAP_TUPLES
+            ? m->k == 1 && m->batch_dims == 0 && (!m->shared_rows || m->rows_per_batch == p->count)
+            : m->kind == SGK_MAP_ELEMENTS && m->data->rank == 1 && m->row_len <= 1;
+    const int64_t *idx = (const int64_t *)m->indices->data + begin;
+    return one_coordinate && sgk_simd_indices_below(idx, true, end - begin, p->slots) ? idx
+                                                                                      : NULL;
+}
+
+const int64_t *sgk_slots_of_range(const sgk_problem *p, int64_t begin, int64_t end,
+                                  int64_t *slot)
+{
+    const int64_t *as_indices = slots_as_indices(p, begin, end);
+    if (as_indices != NULL)
+        return as_indices;
+    return sgk_map_index_range(p, begin, end, slot) == SGK_OK ? slot : NULL;
+}
+
 int64_t sgk_index_bytes_per_pair(const sgk_problem *p)
 {
     const sgk_index_map *m = &p->map;

@@ -20,6 +20,15 @@ sgk_status sgk_map_indices(const sgk_problem *p, int64_t *slot, int32_t *slot32,
    the first bad pair of the range. */
 sgk_status sgk_map_index_range(const sgk_problem *p, int64_t begin, int64_t end, int64_t *slot);
 
+/* Pairs [begin, end)'s slots, checked as sgk_map_index_range checks
+   them: the int64 index values themselves where they are the slots (one
+   coordinate into the whole destination: ScatterND or GatherND with
+   k == 1 and no batch dimensions, an Elements call on rank-1 data; every
+   value in [0, slots)), else mapped into slot[0, end - begin).  NULL on a
+   bad index, which sgk_map_index_range then reports. */
+const int64_t *sgk_slots_of_range(const sgk_problem *p, int64_t begin, int64_t end,
+                                  int64_t *slot);
+
 /* The index bytes one pair reads: its k coordinates (one for Elements),
    none for a sequence problem or one without indices. */
 int64_t sgk_index_bytes_per_pair(const sgk_problem *p);

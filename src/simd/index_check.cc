@@ -15,14 +15,15 @@ namespace sgk {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Whether every idx[0..n) lies in [-dim, dim): within [lo, hi], the bounds
-// clamped to T's range (an int32 index cannot leave a dimension of 2^31 or
-// more).
+// Whether every idx[0..n) lies in [-dim, dim) (from_zero: [0, dim)):
+// within [lo, hi], the bounds clamped to T's range (an int32 index cannot
+// leave a dimension of 2^31 or more).
 template <typename T>
-bool InRangeOf(const T* HWY_RESTRICT idx, int64_t n, int64_t dim) {
+bool InRangeOf(const T* HWY_RESTRICT idx, int64_t n, int64_t dim, bool from_zero) {
   if (dim <= 0) return n == 0;
   const int64_t tmin = std::numeric_limits<T>::min(), tmax = std::numeric_limits<T>::max();
-  const T lo = static_cast<T>(-dim < tmin ? tmin : -dim);
+  const int64_t low = from_zero ? 0 : -dim;
+  const T lo = static_cast<T>(low < tmin ? tmin : low);
   const T hi = static_cast<T>(dim - 1 > tmax ? tmax : dim - 1);
   const hn::ScalableTag<T> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
@@ -40,9 +41,9 @@ bool InRangeOf(const T* HWY_RESTRICT idx, int64_t n, int64_t dim) {
   return ok;
 }
 
-bool IndicesInRange(const void* idx, bool idx64, int64_t n, int64_t dim) {
-  return idx64 ? InRangeOf(static_cast<const int64_t*>(idx), n, dim)
-               : InRangeOf(static_cast<const int32_t*>(idx), n, dim);
+bool IndicesInRange(const void* idx, bool idx64, int64_t n, int64_t dim, bool from_zero) {
+  return idx64 ? InRangeOf(static_cast<const int64_t*>(idx), n, dim, from_zero)
+               : InRangeOf(static_cast<const int32_t*>(idx), n, dim, from_zero);
 }
 
 // Whether every v[0..n) equals value: XORs ORed together, one test at the
@@ -246,7 +247,11 @@ extern "C" bool sgk_simd_all_equal(const void* v, bool is64, int64_t n, int64_t 
 
 extern "C" bool sgk_simd_indices_in_range(const void* idx, bool idx64, int64_t n,
                                           int64_t dim) {
-  return SGK_DISPATCH(IndicesInRange)(idx, idx64, n, dim);
+  return SGK_DISPATCH(IndicesInRange)(idx, idx64, n, dim, false);
+}
+
+extern "C" bool sgk_simd_indices_below(const void* idx, bool idx64, int64_t n, int64_t dim) {
+  return SGK_DISPATCH(IndicesInRange)(idx, idx64, n, dim, true);
 }
 
 extern "C" void sgk_simd_offset_indices(const void* idx, bool idx64, int64_t n, int64_t dim,

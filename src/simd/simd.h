@@ -82,6 +82,10 @@ void sgk_simd_gather_elements64(void *out, const void *data, const int64_t *slot
    [-dim, dim). */
 bool sgk_simd_indices_in_range(const void *idx, bool idx64, int64_t n, int64_t dim);
 
+/* Whether every index idx[0..n) lies in [0, dim): no index needs
+   wrapping. */
+bool sgk_simd_indices_below(const void *idx, bool idx64, int64_t n, int64_t dim);
+
 /* For indices idx[0..n) already checked against [-dim, dim): slot[k] =
    base + idx[k], plus dim where idx[k] is negative.  Into slot32 instead
    when it is not NULL (the slots then fit in 32 bits). */
