@@ -175,10 +175,13 @@ static void test_slices(void **state)
    as they go).  Small cases of random rank and axis; and one case per cell
    whose lines, 260 long and a page plus 37 elements wide, are more than a
    cache block for one outer position, so that threads take them in
-   page-wide columns with a narrower last one.  Gathers this small take the
-   lines path only where tests/matrix.sh forces the parallel paths on small
-   cases, and scatters not where tests/test_reduce_paths.sh forces a
-   reduction path. */
+   page-wide columns with a narrower last one; and cases along the last
+   axis, with more pairs than a tiny call takes, whose one-shot scatters
+   keep 16-bit slots in the line (axes of 300 slots, and of 65536, the most
+   16 bits hold).  Gathers this small, and those scatters, take the lines
+   path only where tests/matrix.sh forces the parallel paths on small cases
+   (else the direct path takes them), and scatters not where
+   tests/test_reduce_paths.sh forces a reduction path. */
 static void run_lines(int op, uint64_t salt)
 {
     for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++) {
@@ -186,21 +189,28 @@ static void run_lines(int op, uint64_t salt)
             if ((op == OP_GATHER_ELEMENTS && red != SGK_REDUCE_NONE) ||
                 !ref_reduction_supported((sgk_dtype)dt, (sgk_reduction)red))
                 continue;
-            for (int n = 0; n < 4; n++) {
-                const int columns = n == 3;
+            for (int n = 0; n < 6; n++) {
+                const int columns = n == 3, last_axis = n >= 4;
                 random_case c;
                 tc_rng r;
                 new_case(&c, &r, op, dt, red, n, salt);
                 random_shapes *s = &c.shapes;
-                if (columns)
+                if (columns || last_axis)
                     c.threads = (int)tc_rng_range(&r, 0, 2);
-                c.test = columns ? "lines in columns" : "lines";
+                c.test = columns     ? "lines in columns"
+                         : last_axis ? "lines along the last axis"
+                                     : "lines";
                 if (columns) {
                     s->drank = 3;
                     s->dshape[0] = 2;
                     s->dshape[1] = 260;
                     s->dshape[2] = 4096 / (int64_t)tc_dtype_size(c.dtype) + 37;
                     s->axis = tc_rng_percent(&r, 50) ? 1 : -2;
+                } else if (last_axis) {
+                    s->drank = 2;
+                    s->dshape[0] = n == 4 ? 3 : 1;
+                    s->dshape[1] = n == 4 ? 300 : 65536;
+                    s->axis = tc_rng_percent(&r, 50) ? 1 : -1;
                 } else {
                     s->drank = (int32_t)tc_rng_range(&r, 1, 3);
                     for (int32_t d = 0; d < s->drank; d++)
@@ -210,7 +220,9 @@ static void run_lines(int op, uint64_t salt)
                 int32_t ax = (int32_t)(s->axis < 0 ? s->axis + s->drank : s->axis);
                 s->irank = s->urank = s->orank = s->drank;
                 for (int32_t d = 0; d < s->drank; d++)
-                    s->ishape[d] = d == ax ? tc_rng_range(&r, 1, 12) : s->dshape[d];
+                    s->ishape[d] = d != ax ? s->dshape[d]
+                                   : last_axis ? tc_rng_range(&r, 120, 700)
+                                               : tc_rng_range(&r, 1, 12);
                 memcpy(s->ushape, s->ishape, sizeof s->ishape);
                 memcpy(s->oshape, s->ishape, sizeof s->ishape);
                 random_shapes_count(s);

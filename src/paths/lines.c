@@ -3,7 +3,8 @@
    outputs) from the indices' line at the same place, so threads take lines
    (or columns of them) and, for scatters, copy them and apply their
    updates in order, working the slots out from the index values as they
-   go.  No slots are stored: the indices are only checked first. */
+   go.  The indices are only checked first; a scatter along a last axis
+   of at most 65536 slots keeps the 16-bit slots that check writes. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,6 +25,10 @@ typedef struct {
                             serves */
     bool index64;
     bool lines32;        /* gathers: slots in 32 bits for vector gathers */
+    uint16_t *col;       /* scatters along a last axis of at most 65536
+                            slots: each pair's slot in its line, written by
+                            the index check (the call scratch's), or NULL */
+    sgk_apply16_fn apply16;
     /* data seen as [outer, data_axis, inner], indices as [outer,
        index_axis, inner]; a unit of work is one outer position and
        inner_chunk inner ones */
@@ -97,17 +102,36 @@ static bool lines_preferred(const sgk_choice *c, const char **why)
     return lay_out_lines(p, c->base->threads).units >= c->base->threads;
 }
 
+/* A scatter along a last axis of at most 65536 slots keeps each pair's
+   slot in its line as 16 bits, written as the check reads the indices:
+   the run then reads 2 bytes a pair where it would read the index's 4 or
+   8 again, and works nothing out (sgk-bench scatter_elements, int64
+   indices).  In the call scratch, or not at all. */
+static uint16_t *columns_for(const sgk_plan *plan, const sgk_problem *p, const lines_layout *l,
+                             sgk_apply16_fn *apply16)
+{
+    const size_t bytes = (size_t)(p->count > 0 ? p->count : 1) * sizeof(uint16_t);
+    if (!p->scatter || l->inner != 1 || l->data_axis > SGK_SLOT16_BLOCK ||
+        !sgk_path_owns_thread_buffers(plan) || bytes > SGK_CALL_SCRATCH_KEEP)
+        return NULL;
+    *apply16 = sgk_pairs_apply16_kernel(p->dtype, p->reduction);
+    return *apply16 != NULL ? sgk_call_scratch(bytes) : NULL;
+}
+
 static sgk_status lines_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
 {
     const sgk_index_map *m = &p->map;
-    sgk_status status =
-        sgk_check_element_indices(p, base->threads, base->parallel_min_bytes);
-    if (status != SGK_OK)
-        return status;
     lines_plan *lp = sgk_path_alloc(base, sizeof *lp);
     if (lp == NULL)
         return sgk_plan_out_of_memory(base);
     const lines_layout l = lay_out_lines(p, base->threads);
+    lp->col = columns_for(&lp->base, p, &l, &lp->apply16);
+    sgk_status status =
+        sgk_check_element_indices(p, base->threads, base->parallel_min_bytes, lp->col);
+    if (status != SGK_OK) {
+        sgk_path_free(&lp->base);
+        return status;
+    }
     lp->indices = m->indices->data;
     lp->index64 = m->indices->dtype == SGK_INT64;
     lp->lines32 = sgk_gather_slots_fit_32(p); /* as mapped element gathers */
@@ -167,6 +191,12 @@ typedef void (*line_run_fn)(const job *j, int64_t n0, int64_t len, int64_t i,
 static void scatter_run(const job *j, int64_t n0, int64_t len, int64_t i, const run_target *t)
 {
     const lines_plan *lp = j->lp;
+    if (lp->col != NULL) {
+        const size_t es = lp->base.elem_size;
+        lp->apply16(t->base + (size_t)t->line0 * es, lp->col + n0, j->b->updates + (size_t)n0 * es,
+                    NULL, 0, len);
+        return;
+    }
     int64_t slot[LINE_PAIRS];
     for (int64_t k = 0; k < len; k += LINE_PAIRS) {
         const int64_t m = len - k < LINE_PAIRS ? len - k : LINE_PAIRS;

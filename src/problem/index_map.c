@@ -2,7 +2,8 @@
    flattened here, in parallel over the pairs, with one loop per index type
    so the hot loop has no type test.  (Only the whole-row check of
    whole_rows.c reads the indices before this; one-shot lines plans are
-   only checked here, and the executor works their slots out.) */
+   only checked here, and the executor works their slots out, or takes
+   the 16-bit slots along the axis the check writes.) */
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -16,6 +17,7 @@ typedef struct {
     const sgk_problem *p;
     int64_t *slot;                /* the slots, or */
     int32_t *slot32;              /* the slots narrowed, when they fit */
+    uint16_t *col;                /* elements' slots along the axis */
     int64_t first;                /* the pair whose slot goes to slot[0] */
     atomic_llong first_bad;       /* smallest failing pair, or count when none */
     int64_t stride[SGK_MAX_RANK]; /* tuples: of the k indexed dims; elements: of data */
@@ -298,8 +300,10 @@ MAP_SEQUENCE(map_sequence, int64_t, slot)
 MAP_SEQUENCE(map_sequence_to32, int32_t, slot32)
 
 /* Elements, checked only (one-shot calls that read the indices again as
-   they go): each range's verdict at once, the first bad element found only
-   when there is one. */
+   they go), a stretch at a time, the first bad element found only when
+   there is one; with job->col, each checked stretch is then written,
+   wrapped, as 16-bit slots along the axis (an axis of at most 65536
+   slots), read again from L1. */
 #define CHECK_ELEMENTS(NAME, T)                                                        \
     static void NAME(void *ctx, int worker, int64_t begin, int64_t end)                \
     {                                                                                  \
@@ -308,8 +312,16 @@ MAP_SEQUENCE(map_sequence_to32, int32_t, slot32)
         const sgk_index_map *m = &job->p->map;                                         \
         const int64_t axis_dim = m->data->shape[m->axis];                              \
         const T *idx = m->indices->data;                                               \
-        if (!sgk_simd_indices_in_range(idx + begin, sizeof(T) == 8, end - begin, axis_dim)) \
-            report_first_bad(job, begin, 1, 1, &axis_dim);                             \
+        for (int64_t n = begin; n < end; n += OFFSET_STRETCH) {                        \
+            const int64_t len = end - n < OFFSET_STRETCH ? end - n : OFFSET_STRETCH;   \
+            if (!sgk_simd_indices_in_range(idx + n, sizeof(T) == 8, len, axis_dim)) {  \
+                report_first_bad(job, n, 1, 1, &axis_dim);                             \
+                return;                                                                \
+            }                                                                          \
+            if (job->col != NULL)                                                      \
+                sgk_simd_wrap_indices16(idx + n, sizeof(T) == 8, len, axis_dim,        \
+                                        job->col + n);                                 \
+        }                                                                              \
     }
 
 CHECK_ELEMENTS(check_elements_i32, int32_t)
@@ -406,12 +418,15 @@ int64_t sgk_index_bytes_per_pair(const sgk_problem *p)
     return (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (int64_t)sgk_elem_size(m->indices->dtype);
 }
 
-sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes)
+sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes,
+                                     uint16_t *col)
 {
     const bool is64 = p->map.indices->dtype == SGK_INT64;
     map_job job;
     job_init(&job, p, NULL, NULL, 0);
-    sgk_parallel_for(p->count, threads, p->count * (is64 ? 8 : 4), min_bytes,
+    job.col = col;
+    const int64_t per_pair = (is64 ? 8 : 4) + (col != NULL ? 2 : 0);
+    sgk_parallel_for(p->count, threads, p->count * per_pair, min_bytes,
                      is64 ? check_elements_i64 : check_elements_i32, &job);
     return verdict(&job);
 }

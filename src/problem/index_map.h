@@ -34,8 +34,11 @@ const int64_t *sgk_slots_of_range(const sgk_problem *p, int64_t begin, int64_t e
 int64_t sgk_index_bytes_per_pair(const sgk_problem *p);
 
 /* For an Elements problem (row_len <= 1): checks every index against the
-   axis, as sgk_map_indices does, without writing anything. */
-sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes);
+   axis, as sgk_map_indices does, writing nothing but, when col is not
+   NULL, col[n]: the n-th index wrapped into [0, dim), for an axis of at
+   most 65536 slots. */
+sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes,
+                                     uint16_t *col);
 
 /* For a sequence problem (TensorScatter): checks every batch's write
    index, as sgk_map_indices does, without writing anything: for problems

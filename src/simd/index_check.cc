@@ -207,6 +207,31 @@ void OffsetTo32From32(const int32_t* HWY_RESTRICT idx, int64_t n, int64_t dim, i
   for (; i < n; i++) slot[i] = static_cast<int32_t>(base + Wrapped(idx[i], dim));
 }
 
+// 16-bit slots within the axis (dim at most 65536): the index plus dim
+// where negative, cut to its low 16 bits, in lanes as wide as the index.
+template <typename T>
+void WrapTo16Of(const T* HWY_RESTRICT idx, int64_t n, int64_t dim, uint16_t* HWY_RESTRICT out) {
+  const hn::ScalableTag<T> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Rebind<uint16_t, decltype(du)> d16;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vdim = hn::Set(d, static_cast<T>(dim));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto v = hn::LoadU(d, idx + i);
+    const auto w = hn::Add(v, hn::And(vdim, hn::ShiftRight<sizeof(T) * 8 - 1>(v)));
+    hn::StoreU(hn::TruncateTo(d16, hn::BitCast(du, w)), d16, out + i);
+  }
+  for (; i < n; i++) out[i] = static_cast<uint16_t>(Wrapped(idx[i], dim));
+}
+
+void WrapIndices16(const void* idx, bool idx64, int64_t n, int64_t dim, uint16_t* out) {
+  if (idx64)
+    WrapTo16Of(static_cast<const int64_t*>(idx), n, dim, out);
+  else
+    WrapTo16Of(static_cast<const int32_t*>(idx), n, dim, out);
+}
+
 void OffsetIndices(const void* idx, bool idx64, int64_t n, int64_t dim, int64_t base,
                    int64_t* slot, int32_t* slot32) {
   if (slot32 != nullptr) {
@@ -232,6 +257,7 @@ HWY_AFTER_NAMESPACE();
 namespace sgk {
 HWY_EXPORT(IndicesInRange);
 HWY_EXPORT(OffsetIndices);
+HWY_EXPORT(WrapIndices16);
 HWY_EXPORT(AllEqual);
 HWY_EXPORT(MapPairs2);
 
@@ -257,6 +283,11 @@ extern "C" bool sgk_simd_indices_below(const void* idx, bool idx64, int64_t n, i
 extern "C" void sgk_simd_offset_indices(const void* idx, bool idx64, int64_t n, int64_t dim,
                                         int64_t base, int64_t* slot, int32_t* slot32) {
   SGK_DISPATCH(OffsetIndices)(idx, idx64, n, dim, base, slot, slot32);
+}
+
+extern "C" void sgk_simd_wrap_indices16(const void* idx, bool idx64, int64_t n, int64_t dim,
+                                        uint16_t* out) {
+  SGK_DISPATCH(WrapIndices16)(idx, idx64, n, dim, out);
 }
 }  // namespace sgk
 #endif  // HWY_ONCE

@@ -92,6 +92,11 @@ bool sgk_simd_indices_below(const void *idx, bool idx64, int64_t n, int64_t dim)
 void sgk_simd_offset_indices(const void *idx, bool idx64, int64_t n, int64_t dim, int64_t base,
                              int64_t *slot, int32_t *slot32);
 
+/* For indices idx[0..n) already checked against [-dim, dim), dim at most
+   65536: out[k] = idx[k], plus dim where it is negative. */
+void sgk_simd_wrap_indices16(const void *idx, bool idx64, int64_t n, int64_t dim,
+                             uint16_t *out);
+
 /* Index pairs (k = 2) idx[2n], idx[2n + 1] for n in [0, pairs) to slot[n]
    = base + c0 * s0 + c1, each coordinate wrapped (plus its dimension when
    negative), or into slot32 when it is not NULL (the slots then fit in 32
