@@ -176,12 +176,13 @@ static void test_slices(void **state)
    whose lines, 260 long and a page plus 37 elements wide, are more than a
    cache block for one outer position, so that threads take them in
    page-wide columns with a narrower last one; and cases along the last
-   axis, with more pairs than a tiny call takes, whose one-shot scatters
-   keep 16-bit slots in the line (axes of 300 slots, and of 65536, the most
-   16 bits hold).  Gathers this small, and those scatters, take the lines
-   path only where tests/matrix.sh forces the parallel paths on small cases
-   (else the direct path takes them), and scatters not where
-   tests/test_reduce_paths.sh forces a reduction path. */
+   axis, with more pairs than a tiny call takes, whose one-shot calls keep
+   16-bit slots in the line (gathers: of 4-byte elements; axes of 300
+   slots, and of 65536, the most 16 bits hold).  Gathers this small, and
+   those scatters, take the lines path only where tests/matrix.sh forces
+   the parallel paths on small cases (else the direct path takes them),
+   and scatters not where tests/test_reduce_paths.sh forces a reduction
+   path. */
 static void run_lines(int op, uint64_t salt)
 {
     for (int dt = 0; dt < SGK_DTYPE_COUNT; dt++) {

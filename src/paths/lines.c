@@ -3,8 +3,9 @@
    outputs) from the indices' line at the same place, so threads take lines
    (or columns of them) and, for scatters, copy them and apply their
    updates in order, working the slots out from the index values as they
-   go.  The indices are only checked first; a scatter along a last axis
-   of at most 65536 slots keeps the 16-bit slots that check writes. */
+   go.  The indices are only checked first; along a last axis of at most
+   65536 slots (gathers: of 4-byte elements) the check also writes 16-bit
+   slots, which the lines then read instead of the indices. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,9 +26,10 @@ typedef struct {
                             serves */
     bool index64;
     bool lines32;        /* gathers: slots in 32 bits for vector gathers */
-    uint16_t *col;       /* scatters along a last axis of at most 65536
-                            slots: each pair's slot in its line, written by
-                            the index check (the call scratch's), or NULL */
+    uint16_t *col;       /* along a last axis of at most 65536 slots (for
+                            gathers, of 4-byte elements): each pair's slot
+                            in its line, written by the index check (the
+                            call scratch's), or NULL */
     sgk_apply16_fn apply16;
     /* data seen as [outer, data_axis, inner], indices as [outer,
        index_axis, inner]; a unit of work is one outer position and
@@ -102,20 +104,25 @@ static bool lines_preferred(const sgk_choice *c, const char **why)
     return lay_out_lines(p, c->base->threads).units >= c->base->threads;
 }
 
-/* A scatter along a last axis of at most 65536 slots keeps each pair's
-   slot in its line as 16 bits, written as the check reads the indices:
-   the run then reads 2 bytes a pair where it would read the index's 4 or
-   8 again, and works nothing out (sgk-bench scatter_elements, int64
-   indices).  In the call scratch, or not at all. */
+/* Along a last axis of at most 65536 slots, each pair's slot in its line
+   is kept as 16 bits, written as the check reads the indices: the run
+   then reads 2 bytes a pair where it would read the index's 4 or 8 again,
+   and works nothing out (sgk-bench scatter_elements and gather_elements,
+   int64 indices).  Scatters apply them with the blocked paths' 16-bit
+   kernels, gathers of 4-byte elements widen them in the vector gather.
+   In the call scratch, or not at all. */
 static uint16_t *columns_for(const sgk_plan *plan, const sgk_problem *p, const lines_layout *l,
                              sgk_apply16_fn *apply16)
 {
     const size_t bytes = (size_t)(p->count > 0 ? p->count : 1) * sizeof(uint16_t);
-    if (!p->scatter || l->inner != 1 || l->data_axis > SGK_SLOT16_BLOCK ||
+    if (l->inner != 1 || l->data_axis > SGK_SLOT16_BLOCK ||
         !sgk_path_owns_thread_buffers(plan) || bytes > SGK_CALL_SCRATCH_KEEP)
         return NULL;
-    *apply16 = sgk_pairs_apply16_kernel(p->dtype, p->reduction);
-    return *apply16 != NULL ? sgk_call_scratch(bytes) : NULL;
+    if (p->scatter)
+        *apply16 = sgk_pairs_apply16_kernel(p->dtype, p->reduction);
+    else if (sgk_elem_size(p->dtype) != 4)
+        return NULL;
+    return !p->scatter || *apply16 != NULL ? sgk_call_scratch(bytes) : NULL;
 }
 
 static sgk_status lines_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
@@ -214,6 +221,11 @@ static void gather_run(const job *j, int64_t n0, int64_t len, int64_t i, const r
     const lines_plan *lp = j->lp;
     const sgk_plan *p = &lp->base;
     const size_t es = p->elem_size;
+    if (lp->col != NULL) {
+        sgk_simd_gather_elements16(j->b->out + (size_t)n0 * es, j->b->data + (size_t)t->line0 * es,
+                                   lp->col + n0, len, j->b->stream, t->next, t->next_bytes);
+        return;
+    }
     union {
         int64_t wide[LINE_PAIRS];
         int32_t narrow[LINE_PAIRS];

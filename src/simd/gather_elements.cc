@@ -1,6 +1,7 @@
 // Element gathers: out[n] = data[slot[n]] for 4- and 8-byte elements, with
 // Highway's GatherIndex (same-width indices, as Highway 1.0.3 requires: the
-// planner keeps 32-bit slots for 4-byte elements).
+// planner keeps 32-bit slots for 4-byte elements, and 16-bit ones are
+// widened as they are loaded).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd/gather_elements.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -39,6 +40,18 @@ class Fetcher {
   size_t bytes_, quarter_, step_ = 0, next_ = 0;
 };
 
+// A vector of slots as the gather's signed lanes: 16-bit slots (within a
+// line of at most 65536 elements) are widened.
+template <class DI>
+HWY_INLINE hn::Vec<DI> LoadSlots(DI di, const hn::TFromD<DI>* HWY_RESTRICT slot) {
+  return hn::LoadU(di, slot);
+}
+template <class DI>
+HWY_INLINE hn::Vec<DI> LoadSlots(DI di, const uint16_t* HWY_RESTRICT slot) {
+  const hn::RebindToUnsigned<DI> du;
+  return hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(hn::Rebind<uint16_t, DI>(), slot)));
+}
+
 // stream: whole vectors of output go out with non-temporal stores, from the
 // first vector-aligned element on, so that the output is not read first.
 template <typename T, typename I>
@@ -55,13 +68,13 @@ HWY_INLINE void GatherRun(T* HWY_RESTRICT out, const T* HWY_RESTRICT data,
       out[n] = data[slot[n]];
     for (; n + N <= end; n += N) {
       fetch.Some();
-      hn::Stream(hn::GatherIndex(d, data, hn::LoadU(di, slot + n)), d, out + n);
+      hn::Stream(hn::GatherIndex(d, data, LoadSlots(di, slot + n)), d, out + n);
     }
     hwy::FlushStream();
   }
   for (; n + N <= end; n += N) {
     fetch.Some();
-    hn::StoreU(hn::GatherIndex(d, data, hn::LoadU(di, slot + n)), d, out + n);
+    hn::StoreU(hn::GatherIndex(d, data, LoadSlots(di, slot + n)), d, out + n);
   }
   for (; n < end; n++) out[n] = data[slot[n]];
   fetch.Rest();
@@ -73,6 +86,14 @@ void GatherElements32(void* out, const void* data, const int32_t* slot, int64_t 
   Fetcher fetcher(static_cast<const uint8_t*>(fetch), fetch_bytes, (end - begin) / lanes);
   GatherRun(static_cast<uint32_t*>(out), static_cast<const uint32_t*>(data), slot, begin,
             end, stream, fetcher);
+}
+
+void GatherElements16(void* out, const void* data, const uint16_t* slot, int64_t n,
+                      bool stream, const void* fetch, size_t fetch_bytes) {
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint32_t>()));
+  Fetcher fetcher(static_cast<const uint8_t*>(fetch), fetch_bytes, n / lanes);
+  GatherRun(static_cast<uint32_t*>(out), static_cast<const uint32_t*>(data), slot, 0, n, stream,
+            fetcher);
 }
 
 void GatherElements64(void* out, const void* data, const int64_t* slot, int64_t begin,
@@ -93,11 +114,18 @@ HWY_AFTER_NAMESPACE();
 namespace sgk {
 HWY_EXPORT(GatherElements32);
 HWY_EXPORT(GatherElements64);
+HWY_EXPORT(GatherElements16);
 
 extern "C" void sgk_simd_gather_elements32(void* out, const void* data, const int32_t* slot,
                                            int64_t begin, int64_t end, bool stream,
                                            const void* fetch, size_t fetch_bytes) {
   SGK_DISPATCH(GatherElements32)(out, data, slot, begin, end, stream, fetch, fetch_bytes);
+}
+
+extern "C" void sgk_simd_gather_elements16(void* out, const void* data, const uint16_t* slot,
+                                           int64_t n, bool stream, const void* fetch,
+                                           size_t fetch_bytes) {
+  SGK_DISPATCH(GatherElements16)(out, data, slot, n, stream, fetch, fetch_bytes);
 }
 
 extern "C" void sgk_simd_gather_elements64(void* out, const void* data, const int64_t* slot,

@@ -77,6 +77,10 @@ void sgk_simd_gather_elements32(void *out, const void *data, const int32_t *slot
                                 size_t fetch_bytes);
 void sgk_simd_gather_elements64(void *out, const void *data, const int64_t *slot,
                                 int64_t begin, int64_t end, bool stream);
+/* The 32-bit form over n 16-bit slots (out[k] = data[slot[k]], k < n):
+   elements of one line of at most 65536. */
+void sgk_simd_gather_elements16(void *out, const void *data, const uint16_t *slot, int64_t n,
+                                bool stream, const void *fetch, size_t fetch_bytes);
 
 /* Whether every index idx[0..n) (int64 when idx64, else int32) lies in
    [-dim, dim). */
