@@ -178,7 +178,8 @@ static void test_slices(void **state)
    page-wide columns with a narrower last one; and cases along the last
    axis, with more pairs than a tiny call takes, whose one-shot calls keep
    16-bit slots in the line (gathers: of 4-byte elements; axes of 300
-   slots, and of 65536, the most 16 bits hold).  Gathers this small, and
+   slots, and of 65536, the most 16 bits hold: one line, which the lines
+   path takes only on one thread).  Gathers this small, and
    those scatters, take the lines path only where tests/matrix.sh forces
    the parallel paths on small cases (else the direct path takes them),
    and scatters not where tests/test_reduce_paths.sh forces a reduction
