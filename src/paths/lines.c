@@ -118,11 +118,14 @@ static uint16_t *columns_for(const sgk_plan *plan, const sgk_problem *p, const l
     if (l->inner != 1 || l->data_axis > SGK_SLOT16_BLOCK ||
         !sgk_path_owns_thread_buffers(plan) || bytes > SGK_CALL_SCRATCH_KEEP)
         return NULL;
-    if (p->scatter)
+    if (p->scatter) {
         *apply16 = sgk_pairs_apply16_kernel(p->dtype, p->reduction);
-    else if (sgk_elem_size(p->dtype) != 4)
+        if (*apply16 == NULL)
+            return NULL;
+    } else if (sgk_elem_size(p->dtype) != 4) {
         return NULL;
-    return !p->scatter || *apply16 != NULL ? sgk_call_scratch(bytes) : NULL;
+    }
+    return sgk_call_scratch(bytes);
 }
 
 static sgk_status lines_make(const sgk_plan *base, const sgk_problem *p, sgk_plan **out)
