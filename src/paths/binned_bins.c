@@ -11,12 +11,43 @@
    bookkeeping (is the chunk full, take the next one) comes once a buffer.
    A chunk's capacity is a multiple of a buffer's pairs, so flushed lines
    land on whole lines of the chunk, and the order within each bin is the
-   order of the pairs. */
+   order of the pairs.
+
+   Staging is work on L1 alone, so while a batch is staged nothing of the
+   next one would be on its way: the core would stall on its first lines
+   every batch.  The staging loop fetches the next batch's index and
+   updates ahead instead, a step every AHEAD_PAIRS pairs.  (One thread
+   binned elementwise_add's 2M pairs in 6.5 ms instead of 9 on a 2-core
+   Xeon VM, whose single core reads memory at only 11-14 GB/s.) */
 #include <string.h>
 
 #include "paths/binned.h"
 #include "problem/index_map.h"
 #include "parallel/parallel_for.h"
+
+/* Pairs staged per step of fetching ahead. */
+#define AHEAD_PAIRS 16
+
+/* Bytes still to fetch ahead: [at, end) of base, step bytes a time. */
+typedef struct {
+    const uint8_t *base;
+    size_t at, end, step;
+} ahead;
+
+/* The bytes of span, read bytes_per_pair a pair by the next batch (a NULL
+   span: nothing to fetch). */
+static ahead ahead_of(const uint8_t *span, size_t bytes, size_t bytes_per_pair)
+{
+    return (ahead){span, 0, span != NULL ? bytes : 0, AHEAD_PAIRS * bytes_per_pair};
+}
+
+/* To L2 only: the next batch is read within microseconds. */
+static inline void fetch_ahead(ahead *a)
+{
+    const size_t to = a->at + a->step < a->end ? a->at + a->step : a->end;
+    for (; a->at < to; a->at += 64)
+        __builtin_prefetch(a->base + a->at, 0, 1);
+}
 
 /* Starts a new chunk at the end of bin b's chain. */
 static uint8_t *next_chunk(const binned_plan *bp, part *pt, bin *b)
@@ -89,7 +120,8 @@ static void flush_stage(const binned_plan *bp, part *pt, int64_t b, uint32_t pai
    entries of all blocks first, so that a pair's wider entry lies at
    RATIO times its narrow entry's address plus a constant: one cursor a
    block, one scaled address, and the buffer is full when the cursor
-   reaches a multiple of LINE (the stage is aligned to STAGE_ALIGN). */
+   reaches a multiple of LINE (the stage is aligned to STAGE_ALIGN).  Every
+   AHEAD_PAIRS pairs it fetches a step of next_index and next_values. */
 #define STAGE_EACH(ST, VT, VALUE)                                                      \
     do {                                                                               \
         enum {                                                                         \
@@ -100,6 +132,10 @@ static void flush_stage(const binned_plan *bp, part *pt, int64_t b, uint32_t pai
         const uintptr_t to_wider = (uintptr_t)(pt->stage + (size_t)bp->blocks * LINE) - \
                                    RATIO * (uintptr_t)pt->stage;                       \
         _Pragma("GCC unroll 4") for (int64_t i = 0; i < m; i++) {                     \
+            if (i % AHEAD_PAIRS == 0) {                                                \
+                fetch_ahead(&next_index);                                              \
+                fetch_ahead(&next_values);                                             \
+            }                                                                          \
             const uint64_t s = (uint64_t)wide[i];                                      \
             const uint64_t b = s >> shift;                                             \
             uint8_t *at = cursor[b];                                                   \
@@ -158,6 +194,14 @@ void sgk_binned_bin_pairs(void *ctx, int worker, int64_t first, int64_t last)
                 pt->first_bad = n;
                 break;
             }
+            const int64_t next = n + m, next_end = end - next < BIN_BATCH ? end : next + BIN_BATCH;
+            size_t index_bytes = 0;
+            const uint8_t *index_span = sgk_index_span(&bp->p, next, next_end, &index_bytes);
+            ahead next_index = ahead_of(index_span, index_bytes,
+                                        (size_t)sgk_index_bytes_per_pair(&bp->p));
+            ahead next_values = ahead_of(bp->slices ? NULL : updates + (size_t)next * bp->value_bytes,
+                                         (size_t)(next_end - next) * bp->value_bytes,
+                                         bp->value_bytes);
             if (bp->slices) {
                 STAGE_EACH(int64_t, int64_t, POSITION_AT);
                 continue;

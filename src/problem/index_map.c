@@ -418,6 +418,20 @@ int64_t sgk_index_bytes_per_pair(const sgk_problem *p)
     return (m->kind == SGK_MAP_TUPLES ? m->k : 1) * (int64_t)sgk_elem_size(m->indices->dtype);
 }
 
+const uint8_t *sgk_index_span(const sgk_problem *p, int64_t begin, int64_t end, size_t *bytes)
+{
+    const sgk_index_map *m = &p->map;
+    const bool in_pair_order =
+        m->indices != NULL && (m->kind == SGK_MAP_TUPLES    ? !m->shared_rows
+                               : m->kind == SGK_MAP_ELEMENTS ? m->row_len <= 1
+                                                             : false);
+    if (!in_pair_order || end <= begin)
+        return NULL;
+    const int64_t per_pair = sgk_index_bytes_per_pair(p);
+    *bytes = (size_t)((end - begin) * per_pair);
+    return (const uint8_t *)m->indices->data + begin * per_pair;
+}
+
 sgk_status sgk_check_element_indices(const sgk_problem *p, int threads, int64_t min_bytes,
                                      uint16_t *col)
 {

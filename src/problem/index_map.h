@@ -33,6 +33,11 @@ const int64_t *sgk_slots_of_range(const sgk_problem *p, int64_t begin, int64_t e
    none for a sequence problem or one without indices. */
 int64_t sgk_index_bytes_per_pair(const sgk_problem *p);
 
+/* The index bytes pairs [begin, end) read, when they lie in pair order in
+   one span (tuples of their own rows, Elements indices): its start, its
+   length in *bytes; else NULL.  For fetching them ahead. */
+const uint8_t *sgk_index_span(const sgk_problem *p, int64_t begin, int64_t end, size_t *bytes);
+
 /* For an Elements problem (row_len <= 1): checks every index against the
    axis, as sgk_map_indices does, writing nothing but, when col is not
    NULL, col[n]: the n-th index wrapped into [0, dim), for an axis of at
