@@ -98,11 +98,17 @@ def planning(note):
     return f"{float(m.group(1)):.3g} ({float(m.group(2)):.2g}×)" if m else DASH
 
 
+# A C loop shorter than this (ms) measures a call's fixed cost (the
+# tiny-calls table); a longer one, a gather of random rows, memory latency.
+SHORT_LOOP_MS = 0.1
+
+
 def tiny_workloads(run):
     """Workloads made only of tiny calls (every variant measured against a
-    plain C loop): their times belong in the tiny-calls table alone."""
+    short plain C loop): their times belong in the tiny-calls table alone."""
     loops = {(r["workload"], r["variant"][:-len(C_LOOP)])
-             for r in run["results"] if r["variant"].endswith(C_LOOP)}
+             for r in run["results"]
+             if r["variant"].endswith(C_LOOP) and r["median_ms"] < SHORT_LOOP_MS}
     out = set()
     for w in dict.fromkeys(r["workload"] for r in run["results"]):
         bases = {strip_mode(r["variant"]) for r in run["results"] if r["workload"] == w}
@@ -169,15 +175,18 @@ def sgk_bench_table(plan, one=None, shot=None, shot1=None):
     return lines
 
 
-def tiny_rows(shot):
-    """Every variant measured against a plain C loop, as (name, one-shot,
-    reused plan, C loop) records of the one-shot run: the workloads made
-    only of tiny calls first, then the others, each in the run's order."""
+def loop_rows(shot, short=True):
+    """Every variant measured against a short plain C loop (or, short
+    False, a long one), as (name, one-shot, reused plan, C loop) records of
+    the one-shot run: the workloads made only of tiny calls first, then the
+    others, each in the run's order."""
     k = by_key(shot)
     tiny = tiny_workloads(shot)
     rows = []
     for (w, v), loop in k.items():
         if not v.endswith(C_LOOP) or (w, v[:-len(C_LOOP)] + ONESHOT) not in k:
+            continue
+        if (loop["median_ms"] < SHORT_LOOP_MS) != short:
             continue
         base = v[:-len(C_LOOP)]
         rows.append((w not in tiny, base if w in tiny else f"{w} {base}",
@@ -193,9 +202,21 @@ def tiny_table(shot):
     def ns(r):
         return f"{r['median_ms'] * 1e6:.0f}" if r else DASH
 
-    for name, s, p, c in tiny_rows(shot):
+    for name, s, p, c in loop_rows(shot):
         lines.append(f"| {name} | {ns(s)} | {ns(p)} | {ns(c)} | "
                      f"{s['median_ms'] / c['median_ms']:.1f}× |")
+    return lines
+
+
+def loop_table(shot):
+    """The gathers measured against the plain loop a caller would write."""
+    lines = ["| gather | one-shot ms | C loop ms | one-shot / C loop | one-shot / floor "
+             "| C loop / floor |", "|---|---|---|---|---|---|"]
+    for name, s, _, c in loop_rows(shot, short=False):
+        def of_floor(r, floor=s.get("floor_ms")):
+            return f"{floor / r['median_ms']:.2f}" if floor else DASH
+        lines.append(f"| {name} | {s['median_ms']:.3g} | {c['median_ms']:.3g} | "
+                     f"{s['median_ms'] / c['median_ms']:.2f}× | {of_floor(s)} | {of_floor(c)} |")
     return lines
 
 

@@ -82,7 +82,7 @@ def sgk_bench_notes(plan, one, shot, shot1, with_plans=True):
 
 
 def tiny_notes(shot):
-    rows = T.tiny_rows(shot)
+    rows = T.loop_rows(shot)
     if not rows:
         return []
     extra = [(s["median_ms"] - c["median_ms"]) * 1e6 for _, s, _, c in rows]
@@ -119,11 +119,19 @@ def sgk_bench_section(folder):
     out += T.sgk_bench_table(plan, one, shot, shot1) + [""]
     out += sgk_bench_notes(plan, one, shot, shot1) + [""]
     out += [BELOW_FLOOR_WHY, ""]
-    if shot is not None and T.tiny_rows(shot):
+    if shot is not None and T.loop_rows(shot):
         out += ["### Tiny calls", "",
                 "From the one-shot run (`sgk-bench-oneshot.json`): the time per call of the "
                 "calls measured against a plain C loop doing the same work.", ""]
         out += T.tiny_table(shot) + [""] + tiny_notes(shot) + [""]
+    if shot is not None and T.loop_rows(shot, short=False):
+        out += ["### Gathers against the plain loop", "",
+                "A gather of short random rows waits on memory latency; the traffic floor, "
+                "which reads the same bytes front to back, does not. From the one-shot run: "
+                "each gather whose index holds one value a row, against the loop a caller "
+                "would write (`bench/workload_gather.c`: the rows copied on the same threads, "
+                "nothing checked), and each one's fraction of the one-shot call's floor.", ""]
+        out += T.loop_table(shot) + [""]
     return out, used
 
 

@@ -101,6 +101,90 @@ static sgk_status build_gather_plan(void *arg)
     return st;
 }
 
+/* ---- the plain C loop ------------------------------------------------------ */
+
+/* Output rows [begin, end) of a gather, for one thread of the C loop. */
+typedef struct {
+    const gather_ctx *c;
+    int64_t begin, end;
+} loop_piece;
+
+/* Rows of `bytes` from their slots: a constant size becomes one load. */
+#define COPY_ROWS(bytes)                                                           \
+    for (int64_t n = piece->begin; n < piece->end; n++)                            \
+        memcpy(out + (size_t)n * (bytes), data + (size_t)slot[n] * (bytes), (bytes))
+
+/* The loop a caller would write, nothing checked: each output row copied
+   from its slot, read from the normalized slots (8 bytes a row, as the
+   caller's int64 index). */
+static void *gather_loop_piece(void *arg)
+{
+    const loop_piece *piece = arg;
+    const gather_ctx *c = piece->c;
+    const size_t row = (size_t)c->slice_len * sgk_dtype_size(c->data.dtype);
+    const unsigned char *data = c->data.data;
+    unsigned char *out = c->output;
+    const int64_t *slot = c->slot;
+    if (row == 4)
+        COPY_ROWS(4);
+    else if (row == 8)
+        COPY_ROWS(8);
+    else
+        COPY_ROWS(row);
+    return NULL;
+}
+
+typedef struct {
+    const gather_ctx *c;
+    int threads;
+} loop_job;
+
+/* The rows in equal shares over the threads sgk runs on. */
+static int gather_loop_op(void *arg)
+{
+    const loop_job *job = arg;
+    loop_piece piece[job->threads];
+    for (int t = 0; t < job->threads; t++)
+        piece[t] = (loop_piece){job->c, job->c->count * t / job->threads,
+                                job->c->count * (t + 1) / job->threads};
+    bench_team_run(job->threads, gather_loop_piece, piece, sizeof piece[0]);
+    return 0;
+}
+
+static int check_gather_loop(void *arg, char *why, size_t why_size)
+{
+    return check_gather((void *)((const loop_job *)arg)->c, why, why_size);
+}
+
+/* Whether the loop reads as many index values as the caller's index
+   holds, a tuple a row: not where the rows were worked out from a larger
+   index (GatherElements of whole rows) or a smaller one (Gather after a
+   batch axis). */
+static bool loop_reads_the_index(const gather_ctx *c)
+{
+    const sgk_tensor *t = &c->indices;
+    const int64_t k = c->elements || c->take || t->rank == 0 ? 1 : t->shape[t->rank - 1];
+    return bytes_of(t) == (double)(c->count * k) * (double)sgk_dtype_size(t->dtype);
+}
+
+/* The one-shot call against the C loop, in a one-shot run: random rows
+   wait on memory latency, so the loop, not the traffic floor, is the most
+   a gather of them can reach (DESIGN.md, "two ceilings"). */
+static void time_gather_loop(bench_run *run, gather_ctx *c, const char *workload,
+                             const char *what, long oneshot)
+{
+    char variant[48];
+    snprintf(variant, sizeof variant, "%s C loop", what);
+    poison(c->output, c->output_bytes);
+    loop_job job = {c, run->threads};
+    bench_case bc = {workload, variant, gather_traffic(c), NULL, gather_loop_op,
+                     check_gather_loop, &job, 0.0};
+    const bench_result *loop = bench_measure(run, &bc);
+    bench_result *sgk = &run->results[oneshot]; /* bench_measure may move it */
+    if (loop != NULL)
+        snprintf(sgk->note, sizeof sgk->note, "%.2fx C loop", sgk->median_ms / loop->median_ms);
+}
+
 bench_result *time_gather(bench_run *run, gather_ctx *c, const char *workload,
                           const char *what, bench_mode mode)
 {
@@ -113,5 +197,9 @@ bench_result *time_gather(bench_run *run, gather_ctx *c, const char *workload,
     bench_result *res = bench_measure(run, &bc);
     if (res != NULL && mode == BENCH_MODE_PLAN)
         note_planning(run, res, build_gather_plan, c);
-    return res;
+    const long i = result_index(run, res);
+    if (i >= 0 && mode == BENCH_MODE_ONESHOT && run->opt.mode == BENCH_MODE_ONESHOT &&
+        loop_reads_the_index(c))
+        time_gather_loop(run, c, workload, what, i);
+    return i >= 0 ? &run->results[i] : NULL;
 }
