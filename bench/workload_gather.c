@@ -168,8 +168,9 @@ static bool loop_reads_the_index(const gather_ctx *c)
 }
 
 /* The one-shot call against the C loop, in a one-shot run: random rows
-   wait on memory latency, so the loop, not the traffic floor, is the most
-   a gather of them can reach (DESIGN.md, "two ceilings"). */
+   wait on memory latency, which the traffic floor never meets, and the
+   loop shows what that latency leaves a plain gather of them (DESIGN.md,
+   "two ceilings"). */
 static void time_gather_loop(bench_run *run, gather_ctx *c, const char *workload,
                              const char *what, long oneshot)
 {
