@@ -41,14 +41,19 @@ static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *ind
     return SGK_OK;
 }
 
-sgk_status sgk_gather_elements(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
-                               void *output)
+/* The full one-shot path: the calls the tiny lane does not serve. */
+static sgk_status gather_elements_full(const sgk_tensor *data, const sgk_tensor *indices,
+                                       int64_t axis, void *output)
 {
-    if (sgk_tiny_gather_elements(data, indices, axis, output))
-        return SGK_OK;
     sgk_problem p;
     sgk_status status = describe_problem(data, indices, axis, 0, true, &p);
     return status != SGK_OK ? status : sgk_run_once(&p, data->data, NULL, output);
+}
+
+sgk_status sgk_gather_elements(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                               void *output)
+{
+    return sgk_tiny_gather_elements(data, indices, axis, output, gather_elements_full);
 }
 
 sgk_status sgk_plan_gather_elements(sgk_plan **plan, const sgk_tensor *data,

@@ -97,14 +97,19 @@ sgk_status sgk_gather_nd_shape(const sgk_tensor *data, const sgk_tensor *indices
                             : sgk_answer_shape(op, out_shape, out_rank, data->dtype, shape, rank);
 }
 
-sgk_status sgk_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t batch_dims,
-                         void *output)
+/* The full one-shot path: the calls the tiny lane does not serve. */
+static sgk_status gather_nd_full(const sgk_tensor *data, const sgk_tensor *indices,
+                                 int64_t batch_dims, void *output)
 {
-    if (sgk_tiny_gather_nd(data, indices, batch_dims, output))
-        return SGK_OK;
     sgk_problem p;
     sgk_status status = describe_problem(data, indices, batch_dims, 0, true, &p);
     return status != SGK_OK ? status : sgk_run_once(&p, data->data, NULL, output);
+}
+
+sgk_status sgk_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t batch_dims,
+                         void *output)
+{
+    return sgk_tiny_gather_nd(data, indices, batch_dims, output, gather_nd_full);
 }
 
 sgk_status sgk_plan_gather_nd(sgk_plan **plan, const sgk_tensor *data,

@@ -47,16 +47,22 @@ static sgk_status describe_problem(const sgk_tensor *data, const sgk_tensor *ind
     return SGK_OK;
 }
 
-sgk_status sgk_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
-                                const sgk_tensor *updates, int64_t axis,
-                                sgk_reduction reduction, void *output)
+/* The full one-shot path: the calls the tiny lane does not serve. */
+static sgk_status scatter_elements_full(const sgk_tensor *data, const sgk_tensor *indices,
+                                        const sgk_tensor *updates, int64_t axis,
+                                        sgk_reduction reduction, void *output)
 {
-    if (sgk_tiny_scatter_elements(data, indices, updates, axis, reduction, output))
-        return SGK_OK;
     sgk_problem p;
     sgk_status status =
         describe_problem(data, indices, updates, axis, reduction, 0, true, &p);
     return status != SGK_OK ? status : sgk_run_once(&p, data->data, updates->data, output);
+}
+
+sgk_status sgk_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
+                                const sgk_tensor *updates, int64_t axis,
+                                sgk_reduction reduction, void *output)
+{
+    return sgk_tiny_scatter_elements(data, indices, updates, axis, reduction, output, scatter_elements_full);
 }
 
 sgk_status sgk_plan_scatter_elements(sgk_plan **plan, const sgk_tensor *data,

@@ -3,26 +3,41 @@
 #ifndef SGK_TINY_H
 #define SGK_TINY_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "sgk.h"
 
-/* Each returns true when it served the call: every argument, shape and
+/* An operator's full one-shot path, which the lane hands what it does not
+   serve: the public function's signature. */
+typedef sgk_status (*sgk_scatter_nd_fn)(const sgk_tensor *data, const sgk_tensor *indices,
+                                        const sgk_tensor *updates, sgk_reduction reduction,
+                                        void *output);
+typedef sgk_status (*sgk_scatter_elements_fn)(const sgk_tensor *data,
+                                              const sgk_tensor *indices,
+                                              const sgk_tensor *updates, int64_t axis,
+                                              sgk_reduction reduction, void *output);
+typedef sgk_status (*sgk_gather_nd_fn)(const sgk_tensor *data, const sgk_tensor *indices,
+                                       int64_t batch_dims, void *output);
+typedef sgk_status (*sgk_gather_elements_fn)(const sgk_tensor *data, const sgk_tensor *indices,
+                                             int64_t axis, void *output);
+
+/* Each serves the call when the lane takes it: every argument, shape and
    index checked as the operator's full path checks them, and the output
-   written; sgk_last_path() then answers "tiny".  False when the lane does
-   not take the call (too large, forced paths or SGK_VERBOSE, anything the
-   full path would refuse: an error of any kind), with nothing written:
-   the caller then goes the full way, which gives the call its status and
-   error message. */
-bool sgk_tiny_scatter_nd(const sgk_tensor *data, const sgk_tensor *indices,
-                         const sgk_tensor *updates, sgk_reduction reduction, void *output);
-bool sgk_tiny_gather_nd(const sgk_tensor *data, const sgk_tensor *indices,
-                        int64_t batch_dims, void *output);
-bool sgk_tiny_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
-                               const sgk_tensor *updates, int64_t axis,
-                               sgk_reduction reduction, void *output);
-bool sgk_tiny_gather_elements(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
-                              void *output);
+   written; it answers SGK_OK, and sgk_last_path() then answers "tiny".
+   When the lane does not take the call (too large, forced paths or
+   SGK_VERBOSE, anything the full path would refuse: an error of any
+   kind), nothing is written and the answer is full's on the same
+   arguments, which gives the call its status and error message. */
+sgk_status sgk_tiny_scatter_nd(const sgk_tensor *data, const sgk_tensor *indices,
+                               const sgk_tensor *updates, sgk_reduction reduction, void *output,
+                               sgk_scatter_nd_fn full);
+sgk_status sgk_tiny_gather_nd(const sgk_tensor *data, const sgk_tensor *indices,
+                              int64_t batch_dims, void *output, sgk_gather_nd_fn full);
+sgk_status sgk_tiny_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
+                                     const sgk_tensor *updates, int64_t axis,
+                                     sgk_reduction reduction, void *output,
+                                     sgk_scatter_elements_fn full);
+sgk_status sgk_tiny_gather_elements(const sgk_tensor *data, const sgk_tensor *indices,
+                                    int64_t axis, void *output, sgk_gather_elements_fn full);
 
 #endif
