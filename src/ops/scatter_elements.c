@@ -62,7 +62,8 @@ sgk_status sgk_scatter_elements(const sgk_tensor *data, const sgk_tensor *indice
                                 const sgk_tensor *updates, int64_t axis,
                                 sgk_reduction reduction, void *output)
 {
-    return sgk_tiny_scatter_elements(data, indices, updates, axis, reduction, output, scatter_elements_full);
+    return sgk_tiny_scatter_elements(data, indices, updates, axis, reduction, output,
+                                     scatter_elements_full);
 }
 
 sgk_status sgk_plan_scatter_elements(sgk_plan **plan, const sgk_tensor *data,

@@ -219,9 +219,9 @@ bool serve_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
 
 /* What every gather checks: sizes within the lane, the output apart from
    data and indices. */
-static inline __attribute__((always_inline)) bool gather_operands(const sgk_tensor *data, const sgk_tensor *indices, void *output,
-                            int64_t output_elems, size_t es, int64_t data_elems,
-                            int64_t index_bytes)
+static inline __attribute__((always_inline))
+bool gather_operands(const sgk_tensor *data, const sgk_tensor *indices, void *output,
+                     int64_t output_elems, size_t es, int64_t data_elems, int64_t index_bytes)
 {
     const int64_t data_bytes = data_elems * (int64_t)es, out_bytes = output_elems * (int64_t)es;
     return 2 * out_bytes + index_bytes < lane_limit() &&
