@@ -11,8 +11,9 @@
    every check of the operator's front end has its twin here, as a test
    that lets the call in, and whatever fails one (a bad argument, shape or
    index; an empty or large tensor; buffers that overlap) leaves the lane
-   with nothing written.  The front end then goes the full way, which
-   finds the same fault and reports it with its usual status and message.
+   with nothing written.  The lane then hands the call to the front end's
+   full path, which finds the same fault and reports it with its usual
+   status and message.
    So the lane needs no messages of its own, and cannot differ from the
    full path on an error. */
 #include <stdatomic.h>

@@ -8,18 +8,11 @@
 #include "sgk.h"
 
 /* An operator's full one-shot path, which the lane hands what it does not
-   serve: the public function's signature. */
-typedef sgk_status (*sgk_scatter_nd_fn)(const sgk_tensor *data, const sgk_tensor *indices,
-                                        const sgk_tensor *updates, sgk_reduction reduction,
-                                        void *output);
-typedef sgk_status (*sgk_scatter_elements_fn)(const sgk_tensor *data,
-                                              const sgk_tensor *indices,
-                                              const sgk_tensor *updates, int64_t axis,
-                                              sgk_reduction reduction, void *output);
-typedef sgk_status (*sgk_gather_nd_fn)(const sgk_tensor *data, const sgk_tensor *indices,
-                                       int64_t batch_dims, void *output);
-typedef sgk_status (*sgk_gather_elements_fn)(const sgk_tensor *data, const sgk_tensor *indices,
-                                             int64_t axis, void *output);
+   serve: of the public function's own type. */
+typedef __typeof__(sgk_scatter_nd) *sgk_scatter_nd_fn;
+typedef __typeof__(sgk_scatter_elements) *sgk_scatter_elements_fn;
+typedef __typeof__(sgk_gather_nd) *sgk_gather_nd_fn;
+typedef __typeof__(sgk_gather_elements) *sgk_gather_elements_fn;
 
 /* Each serves the call when the lane takes it: every argument, shape and
    index checked as the operator's full path checks them, and the output
