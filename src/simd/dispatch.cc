@@ -45,13 +45,14 @@ std::string LowerName(int64_t target) {
 }
 
 // The targets this library has kernels for and this CPU runs, best first
-// (Highway's bits: a lower bit is a better target), the fallback last.
+// (Highway's bits: a lower bit is a better target), the fallback last
+// where it is compiled.
 std::vector<int64_t> RunnableTargets() {
   std::vector<int64_t> targets;
   const int64_t compiled = HWY_TARGETS & ~(HWY_EMU128 | HWY_SCALAR);
   for (int64_t left = hwy::SupportedTargets() & compiled; left != 0; left &= left - 1)
     targets.push_back(left & -left);
-  targets.push_back(HWY_EMU128);
+  if (HWY_TARGETS & (HWY_EMU128 | HWY_SCALAR)) targets.push_back(HWY_EMU128);
   return targets;
 }
 }  // namespace
@@ -82,6 +83,9 @@ extern "C" const char *sgk_simd_runnable_targets(void) {
 }
 
 size_t TableIndex() {
+  // A build of one target (HWY_COMPILE_ONLY_STATIC, as the fuzzers are
+  // built) has one-entry tables.
+  if ((HWY_TARGETS & (HWY_TARGETS - 1)) == 0) return 0;
   static const size_t index = [] {
     const int64_t forced = forced_target.load(std::memory_order_relaxed);
     if (forced == HWY_EMU128) return size_t{HWY_MAX_DYNAMIC_TARGETS + 1};
