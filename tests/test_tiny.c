@@ -278,21 +278,25 @@ static void test_past_the_bounds(void **state)
 }
 
 /* Gathers of more pairs than the stack holds, up to 4096, take the lane
-   (run_case checks the path) with their slots in the thread's scratch: a
-   DETR box gather among them. */
+   (run_case checks the path): with their slots in the thread's scratch,
+   or straight from non-negative int32 and int64 indices.  DETR's box
+   gathers among them, of batch 1 and 4. */
 static void test_gathers_past_the_stack(void **state)
 {
     (void)state;
     tc_rng r = {0x400};
     static const shape_case big[] = {
         {OP_GEL, 3, 3, {1, 900, 4}, {1, 100, 4}, 1},
+        {OP_GEL, 3, 3, {4, 300, 4}, {4, 100, 4}, 1}, /* DETR's boxes by query */
         {OP_GND, 2, 2, {64, 2}, {1000, 1}, 0},
         {OP_GEL, 1, 1, {64}, {4000}, 0},
     };
     for (size_t c = 0; c < sizeof big / sizeof *big; c++)
         for (int t = 0; t < 2; t++)
-            run_case(&big[c], t ? SGK_FLOAT32 : SGK_INT8, SGK_REDUCE_NONE,
-                     t ? SGK_INT64 : SGK_INT32, false, &r);
+            for (int i = 0; i < 2; i++)
+                for (int positive = 0; positive < 2; positive++)
+                    run_case(&big[c], t ? SGK_FLOAT32 : SGK_INT8, SGK_REDUCE_NONE,
+                             i ? SGK_INT64 : SGK_INT32, positive, &r);
 }
 
 static void test_overlaps_fail(void **state)

@@ -17,19 +17,25 @@
 
 /* ---- slots ------------------------------------------------------------------ */
 
-/* Whether every int64 idx[0..n) lies in [0, dim): then the values are
-   their own slots.  One unsigned maximum, without a branch per index (a
-   negative value is a huge unsigned one); indices that fail it, negative
-   ones among them, take the checked mapping below. */
-static inline __attribute__((always_inline)) bool all_in_range(const int64_t *idx, int64_t n,
-                                                               int64_t dim)
-{
-    uint64_t top = 0;
-    UNROLLED
-    for (int64_t i = 0; i < n; i++)
-        top = (uint64_t)idx[i] > top ? (uint64_t)idx[i] : top;
-    return top < (uint64_t)dim;
-}
+/* Whether every idx[0..n) lies in [0, dim): then the values are their
+   own slots.  One unsigned comparison an index, without a branch (a
+   negative value, sign-extended, is a huge unsigned one), the verdicts
+   ORed: a chain of one cycle an index, where a running maximum's compare
+   and move take two (DETR's 1600-index GatherElements).  Indices that fail
+   it, negative ones among them, take the checked mapping below. */
+#define ALL_IN_RANGE(NAME, T)                                                          \
+    static inline __attribute__((always_inline)) bool NAME(const T *idx, int64_t n,    \
+                                                           int64_t dim)                \
+    {                                                                                  \
+        bool out = false;                                                              \
+        UNROLLED                                                                       \
+        for (int64_t i = 0; i < n; i++)                                                \
+            out |= (uint64_t)(int64_t)idx[i] >= (uint64_t)dim;                         \
+        return !out;                                                                   \
+    }
+
+ALL_IN_RANGE(all_in_range, int64_t)
+ALL_IN_RANGE(all_in_range_i32, int32_t)
 
 /* Tuples of k coordinates, in `batches` batches of `rows` each: pair n's
    slot is its batch's first slot plus the tuple flattened over dims[0..k).
@@ -69,8 +75,9 @@ static inline __attribute__((always_inline)) bool all_in_range(const int64_t *id
 TUPLE_SLOTS(tuple_slots_i32, int32_t)
 TUPLE_SLOTS(tuple_slots_i64, int64_t)
 
-static inline __attribute__((always_inline)) bool tuple_slots(const sgk_tensor *indices, int64_t batches, int64_t rows, int k,
-                               const int64_t *dims, int64_t per_batch, int64_t *slot)
+static inline __attribute__((always_inline)) bool
+tuple_slots(const sgk_tensor *indices, int64_t batches, int64_t rows, int k, const int64_t *dims,
+            int64_t per_batch, int64_t *slot)
 {
     return indices->dtype == SGK_INT64
                ? tuple_slots_i64(indices->data, batches, rows, k, dims, per_batch, slot)
@@ -215,51 +222,72 @@ static bool element_slots(const sgk_tensor *indices, const element_layout *l, in
                                    l->along, count, slot);
 }
 
-/* A gather of elements of type T straight from int64 indices already
-   known to lie in [0, along), of squeezed rank 1 or 2: no slots to work
-   out and keep.  Along the last axis row i's elements come from data at
-   i * stride[0] plus the index; along the first, element j of a row from
-   j plus the index times stride[0]. */
-#define ELEMENT_GATHER(NAME, T)                                                       \
-    static inline void NAME(T *out, const T *data, const int64_t *idx,                 \
+/* A gather of elements of type T straight from indices of type I already
+   known to lie in [0, along), of squeezed rank 1 to 3: no slots to work
+   out and keep.  The indices are lines of their last dimension, in rows
+   (the first of three dimensions: DETR's [4, 100, 4] along axis 1) of
+   mid lines each; a line starts at data offset i * row_step + m *
+   mid_step, the step of the axis' own dimension being 0.  Along the last
+   axis element j comes from there plus the index; along another, plus j
+   plus the index times the axis' stride. */
+#define ELEMENT_GATHER(NAME, T, I)                                                    \
+    static inline void NAME(T *out, const T *data, const I *idx,                       \
                             const element_layout *l)                                   \
     {                                                                                  \
-        const int64_t rows = l->rank == 2 ? l->shape[0] : 1;                           \
-        const int64_t len = l->shape[l->rank - 1], s0 = l->stride[0];                  \
-        if (l->axis == l->rank - 1)                                                    \
-            for (int64_t i = 0; i < rows; i++, out += len, idx += len) {               \
-                const T *row = data + i * s0;                                          \
-                UNROLLED                                                               \
-                for (int64_t j = 0; j < len; j++)                                      \
-                    out[j] = row[idx[j]];                                              \
+        const int r = l->rank, last = r - 1;                                           \
+        const int64_t len = l->shape[last], sa = l->stride[l->axis];                   \
+        const int64_t rows = r == 3 ? l->shape[0] : 1, mid = r >= 2 ? l->shape[r - 2] : 1; \
+        const int64_t row_step = r == 3 && l->axis != 0 ? l->stride[0] : 0;            \
+        const int64_t mid_step = r >= 2 && l->axis != r - 2 ? l->stride[r - 2] : 0;    \
+        for (int64_t i = 0; i < rows; i++)                                             \
+            for (int64_t m = 0; m < mid; m++, out += len, idx += len) {                \
+                const T *line = data + i * row_step + m * mid_step;                    \
+                if (l->axis == last)                                                   \
+                    UNROLLED                                                           \
+                    for (int64_t j = 0; j < len; j++)                                  \
+                        out[j] = line[idx[j]];                                         \
+                else                                                                   \
+                    UNROLLED                                                           \
+                    for (int64_t j = 0; j < len; j++)                                  \
+                        out[j] = line[j + idx[j] * sa];                                \
             }                                                                          \
-        else                                                                           \
-            for (int64_t i = 0; i < rows; i++, out += len, idx += len)                 \
-                UNROLLED                                                               \
-                for (int64_t j = 0; j < len; j++)                                      \
-                    out[j] = data[j + idx[j] * s0];                                    \
     }
 
-ELEMENT_GATHER(element_gather_1, uint8_t)
-ELEMENT_GATHER(element_gather_2, uint16_t)
-ELEMENT_GATHER(element_gather_4, uint32_t)
-ELEMENT_GATHER(element_gather_8, uint64_t)
+ELEMENT_GATHER(element_gather_1, uint8_t, int64_t)
+ELEMENT_GATHER(element_gather_2, uint16_t, int64_t)
+ELEMENT_GATHER(element_gather_4, uint32_t, int64_t)
+ELEMENT_GATHER(element_gather_8, uint64_t, int64_t)
+/* int32 indices: what OpenVINO hands its nodes, having narrowed them */
+ELEMENT_GATHER(element_gather_1_i32, uint8_t, int32_t)
+ELEMENT_GATHER(element_gather_2_i32, uint16_t, int32_t)
+ELEMENT_GATHER(element_gather_4_i32, uint32_t, int32_t)
+ELEMENT_GATHER(element_gather_8_i32, uint64_t, int32_t)
 
-/* The gather above for elements of es bytes, when it applies (int64
-   indices in range, squeezed rank at most 2, es a power of two up to 8);
-   false, with nothing written, when it does not. */
+/* The gather above for elements of es bytes, when it applies (indices in
+   range, squeezed rank at most 3, es a power of two up to 8); false, with
+   nothing written, when it does not. */
 static inline bool element_gather(void *out, const void *data, const sgk_tensor *indices,
                                   const element_layout *l, int64_t count, size_t es)
 {
-    if (l->rank > 2 || (es & (es - 1)) != 0 || es > 8 || indices->dtype != SGK_INT64 ||
-        !all_in_range(indices->data, count, l->along))
+    const bool i64 = indices->dtype == SGK_INT64;
+    if (l->rank > 3 || (es & (es - 1)) != 0 || es > 8 ||
+        !(i64 ? all_in_range(indices->data, count, l->along)
+              : all_in_range_i32(indices->data, count, l->along)))
         return false;
+#define GATHER_CASE(ES, NAME)                                                          \
+    case ES:                                                                           \
+        if (i64)                                                                       \
+            NAME(out, data, indices->data, l);                                         \
+        else                                                                           \
+            NAME##_i32(out, data, indices->data, l);                                   \
+        break;
     switch (es) {
-    case 1: element_gather_1(out, data, indices->data, l); break;
-    case 2: element_gather_2(out, data, indices->data, l); break;
-    case 4: element_gather_4(out, data, indices->data, l); break;
-    default: element_gather_8(out, data, indices->data, l); break;
+        GATHER_CASE(1, element_gather_1)
+        GATHER_CASE(2, element_gather_2)
+        GATHER_CASE(4, element_gather_4)
+        GATHER_CASE(8, element_gather_8)
     }
+#undef GATHER_CASE
     return true;
 }
 
@@ -275,8 +303,8 @@ static inline bool element_gather(void *out, const void *data, const sgk_tensor 
             memcpy(TO, FROM, S);                                                       \
         return;
 
-static inline __attribute__((always_inline)) void gather_slices(uint8_t *out, const uint8_t *src, const int64_t *slot, int64_t count,
-                          size_t sb)
+static inline __attribute__((always_inline)) void
+gather_slices(uint8_t *out, const uint8_t *src, const int64_t *slot, int64_t count, size_t sb)
 {
     switch (sb) {
         MOVE_CASE(1, out + n, src + slot[n])
@@ -292,8 +320,8 @@ static inline __attribute__((always_inline)) void gather_slices(uint8_t *out, co
     }
 }
 
-static inline __attribute__((always_inline)) void scatter_slices(uint8_t *out, const uint8_t *upd, const int64_t *slot, int64_t count,
-                           size_t sb)
+static inline __attribute__((always_inline)) void
+scatter_slices(uint8_t *out, const uint8_t *upd, const int64_t *slot, int64_t count, size_t sb)
 {
     switch (sb) {
         MOVE_CASE(1, out + slot[n], upd + n)
