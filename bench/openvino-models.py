@@ -37,9 +37,10 @@ sizes and a few repetitions, to check that it works.
 --exported runs instead the models tests/openvino/test_exported_models.py
 exports with torch.onnx.export (transformers' Llama decode step and beam
 reorder, GraphSAGE, torch_geometric's SAGEConv and GCNConv, DETR top-k;
-bench/openvino_exported.py): OpenVINO alone, OpenVINO with sgk and ONNX
-Runtime on the same ONNX file, in one process, at 1 and 2 streams,
---rounds alternated rounds of --reps inferences, medians (default JSON
+bench/openvino_exported.py): OpenVINO alone, OpenVINO with sgk, ONNX
+Runtime and OpenVINO alone again (a control) on the same ONNX file, in one
+process, at 1 and 2 streams, --rounds rounds of --reps inferences each,
+one inference of each runtime in turn, medians (default JSON
 bench/results/openvino-exported-models.json).
 
     .venv/bin/python bench/openvino-models.py [--quick] [--json PATH]
@@ -56,7 +57,10 @@ import sys
 import time
 import zlib
 
-import numpy as np
+# NumPy's OpenBLAS threads spin after a BLAS call, on the cores the
+# runtimes time; nothing here needs more than one.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
