@@ -47,6 +47,10 @@ typedef struct {
     double of_copy;         /* gbps / copy bandwidth */
     double floor_ms;        /* the traffic floor (floor.c) of its minimal
                                traffic, measured right after; 0 when none */
+    double speedup;         /* one-shot runs on more than one thread: the
+                               median time at 1 thread over that at the
+                               run's count, timed in alternation; 0 when
+                               not measured */
     char plan[320];         /* sgk_plan_describe, "" for plain C loops */
     char note[96];          /* ratios against sibling variants */
     const char *summary;    /* what the workload is (static); NULL: not known */

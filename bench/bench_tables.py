@@ -130,10 +130,10 @@ def threads_label(run, default):
     return f"{run['threads']} thread{'s' if run['threads'] != 1 else ''}"
 
 
-def sgk_bench_rows(plan, one=None, shot=None, shot1=None):
+def sgk_bench_rows(plan, one=None, shot=None):
     """One dict per reused-plan variant of the plan run: the figures of the
     main table, None where a run or a variant is missing."""
-    one_k, shot_k, shot1_k = by_key(one), by_key(shot), by_key(shot1)
+    one_k, shot_k = by_key(one), by_key(shot)
     tiny = tiny_workloads(plan)
     rows = []
     for r in plan["results"]:
@@ -141,7 +141,7 @@ def sgk_bench_rows(plan, one=None, shot=None, shot1=None):
             continue
         key = (r["workload"], r["variant"])
         shot_key = (r["workload"], r["variant"][:-len(PLAN)] + ONESHOT)
-        s, s1, o = shot_k.get(shot_key), shot1_k.get(shot_key), one_k.get(key)
+        s, o = shot_k.get(shot_key), one_k.get(key)
         floor = s.get("floor_ms") if s else None
         rows.append({
             "workload": r["workload"], "variant": r["variant"],
@@ -150,23 +150,23 @@ def sgk_bench_rows(plan, one=None, shot=None, shot1=None):
             "one_thread_ms": o["median_ms"] if o else None,
             "oneshot_ms": s["median_ms"] if s else None,
             "oneshot_of_floor": floor / s["median_ms"] if s and floor else None,
-            "oneshot_speedup": s1["median_ms"] / s["median_ms"] if s and s1 else None,
+            "oneshot_speedup": s.get("speedup_from_1_thread") if s else None,
         })
     return rows
 
 
-def sgk_bench_table(plan, one=None, shot=None, shot1=None):
+def sgk_bench_table(plan, one=None, shot=None):
     """The reused plan's time, of_copy and floor, its planning time, the
     time at one thread, and the one-shot call's time, the fraction of its
     own traffic floor it reaches and its speedup from one thread to the
-    run's count."""
+    run's count (timed in alternation in the one-shot run)."""
     many, single = threads_label(plan, "threads"), threads_label(one, "1 thread")
     shot_many = threads_label(shot, many)
     lines = [f"| workload | variant | {many} ms | of_copy | floor | planning ms (executions) "
              f"| {single} ms | one-shot ms | one-shot / floor | "
-             f"one-shot {threads_label(shot1, '1 thread')} → {shot_many} |",
+             f"one-shot 1 thread → {shot_many} |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    for x in sgk_bench_rows(plan, one, shot, shot1):
+    for x in sgk_bench_rows(plan, one, shot):
         lines.append(
             f"| {x['workload']} | {x['variant']} | {fmt(x['ms'])} | {fmt(x['of_copy'])} | "
             f"{fmt(x['floor'])} | {x['planning']} | {fmt(x['one_thread_ms'])} | "

@@ -138,10 +138,10 @@ def oneshot_against_peers(records):
 def readme_block(folder):
     """The one-shot figures the README quotes: the same sentences as the page."""
     runs = [load(folder, n) for n in SGK_BENCH_RUNS]
-    plan, one, shot, shot1 = runs
+    plan, one, shot = runs
     lines = []
     if plan is not None and shot is not None:
-        lines += sgk_bench_notes(plan, one, shot, shot1, with_plans=False)
+        lines += sgk_bench_notes(plan, one, shot, with_plans=False)
         lines += tiny_notes(shot)
         lines.insert(0, f"From `{sgk_bench_command(shot, SGK_BENCH_RUNS[2])}` on "
                         f"{shot.get('machine', NOT_RECORDED)}, {when(shot.get('date'))}, "

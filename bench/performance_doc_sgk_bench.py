@@ -47,9 +47,9 @@ def sgk_bench_command(run, name):
     return cmd + f" --json bench/results/{name}"
 
 
-def sgk_bench_notes(plan, one, shot, shot1, with_plans=True):
+def sgk_bench_notes(plan, one, shot, with_plans=True):
     """The page's notes under the main table; the README's leave out the plans'."""
-    rows = T.sgk_bench_rows(plan, one, shot, shot1)
+    rows = T.sgk_bench_rows(plan, one, shot)
     repeated = {w for w in (x["workload"] for x in rows)
                 if sum(x["workload"] == w for x in rows) > 1}
     for x in rows:  # name a variant where its workload has several
@@ -74,10 +74,10 @@ def sgk_bench_notes(plan, one, shot, shot1, with_plans=True):
                      + ("; below " + f"{FLOOR_NOTE_BELOW:g}: "
                         + ", ".join(f"{w} {f:.2f}" for w, f in low) if low else "") + ".")
     scaling = [x["oneshot_speedup"] for x in rows if x["oneshot_speedup"] and x["floor"]]
-    if scaling and shot and shot1:
-        lines.append(f"- From {T.threads_label(shot1, '1 thread')} to "
-                     f"{T.threads_label(shot, 'more')}, the copying and gathering one-shot "
-                     f"calls speed up {span(scaling)}×.")
+    if scaling:
+        lines.append(f"- From 1 thread to {T.threads_label(shot, 'more')}, timed in "
+                     "alternation in the same run, the copying and gathering one-shot calls "
+                     f"speed up {span(scaling)}×.")
     return lines
 
 
@@ -101,13 +101,14 @@ def tiny_notes(shot):
 
 def sgk_bench_section(folder):
     runs = [load(folder, n) for n in SGK_BENCH_RUNS]
-    plan, one, shot, shot1 = runs
+    plan, one, shot = runs
     if plan is None:
         return [], []
     used = [n for n, r in zip(SGK_BENCH_RUNS, runs) if r is not None]
     out = ["## sgk alone, in C", "",
            "`bench/sgk-bench` times every workload of its suite through the C API: reused "
-           "plans with the machine's threads and with one, and one-shot calls likewise. "
+           "plans with the machine's threads and with one, and one-shot calls with the "
+           "machine's threads (those that copy or gather also at one thread, in alternation). "
            "*Planning* is the median time to make and free the plan, in brackets over one "
            "execution; *one-shot / floor* is the one-shot call's own traffic floor over its "
            "time (1: the call runs at the speed of memory).", ""]
@@ -119,8 +120,8 @@ def sgk_bench_section(folder):
     out += [""]
     out += workloads_table(list(dict.fromkeys(r["workload"] for r in plan["results"])),
                            workload_summaries(runs), "; `bench/sgk-bench --list` prints it")
-    out += T.sgk_bench_table(plan, one, shot, shot1) + [""]
-    out += sgk_bench_notes(plan, one, shot, shot1) + [""]
+    out += T.sgk_bench_table(plan, one, shot) + [""]
+    out += sgk_bench_notes(plan, one, shot) + [""]
     out += [BELOW_FLOOR_WHY, ""]
     if shot is not None and T.loop_rows(shot):
         out += ["### Tiny calls", "",

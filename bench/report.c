@@ -48,11 +48,12 @@ void bench_report_table(FILE *out, const bench_run *run)
             run->opt.reps, run->copy_gbps_start, run->copy_gbps_end);
     fprintf(out, "mode %s; reps %d; scale %g; GB/s = minimal traffic / median; "
             "of_copy = GB/s / copy bandwidth; floor = the of_copy of moving the same "
-            "bytes with no index work\n\n",
+            "bytes with no index work; from_1t = one-shot time at 1 thread over this "
+            "run's, timed in alternation\n\n",
             mode_text(run->opt.mode), run->opt.reps, run->opt.scale);
 
-    fprintf(out, "%-21s %-30s %11s %11s %11s %8s %8s %8s  %s\n", "workload", "variant",
-            "median", "min", "max", "GB/s", "of_copy", "floor", "note");
+    fprintf(out, "%-21s %-30s %11s %11s %11s %8s %8s %8s %8s  %s\n", "workload", "variant",
+            "median", "min", "max", "GB/s", "of_copy", "floor", "from_1t", "note");
     char a[24], b[24], c[24];
     for (size_t i = 0; i < run->count; i++) {
         const bench_result *r = &run->results[i];
@@ -61,10 +62,13 @@ void bench_report_table(FILE *out, const bench_run *run)
         char floor[16] = "-";
         if (r->floor_ms > 0.0)
             snprintf(floor, sizeof floor, "%.3f", floor_of_copy(run, r));
-        fprintf(out, "%-21s %-30s %11s %11s %11s %8.2f %8.3f %8s  %s\n", r->workload,
+        char from_one[16] = "-";
+        if (r->speedup > 0.0)
+            snprintf(from_one, sizeof from_one, "%.2fx", r->speedup);
+        fprintf(out, "%-21s %-30s %11s %11s %11s %8.2f %8.3f %8s %8s  %s\n", r->workload,
                 r->variant, format_time(a, sizeof a, r->median_ms),
                 format_time(b, sizeof b, r->min_ms), format_time(c, sizeof c, r->max_ms),
-                r->gbps, r->of_copy, floor, r->note);
+                r->gbps, r->of_copy, floor, from_one, r->note);
     }
 
     fprintf(out, "\nplans (sgk_plan_describe, once per workload):\n");
@@ -186,6 +190,11 @@ int bench_report_json(const char *path, const bench_run *run)
         fputs(", \"floor_of_copy\": ", f);
         if (r->floor_ms > 0.0)
             json_number(f, floor_of_copy(run, r));
+        else
+            fputs("null", f);
+        fputs(", \"speedup_from_1_thread\": ", f);
+        if (r->speedup > 0.0)
+            json_number(f, r->speedup);
         else
             fputs("null", f);
         fputs(", \"plan\": ", f);
