@@ -28,9 +28,8 @@ struct GatherElements : OperatorTraits {
     static ov::PartialShape infer_shape(const ov::Node* node, const Attributes& attributes);
 
     // The indices' shape.
-    static sgk_status result_shape(const Operands& operands, const Attributes&, ov::Shape* shape) {
-        const auto& dims = operands.indices.shape();
-        *shape = ov::Shape(dims.begin(), dims.end());
+    static sgk_status result_shape(const Operands& operands, const Attributes&, Dims* shape) {
+        shape->assign(operands.indices.shape());
         return SGK_OK;
     }
 

@@ -28,7 +28,7 @@ struct GatherND : OperatorTraits {
     static ov::PartialShape infer_shape(const ov::Node* node, const Attributes& attributes);
 
     static sgk_status result_shape(const Operands& operands, const Attributes& attributes,
-                                   ov::Shape* shape) {
+                                   Dims* shape) {
         return gather_shape(sgk_gather_nd_shape, operands, attributes.batch_dims, shape);
     }
 

@@ -1,7 +1,9 @@
 #include "operands.hpp"
 
+#include <algorithm>
 #include <string>
 
+#include <openvino/core/except.hpp>
 #include <openvino/core/type/bfloat16.hpp>
 #include <openvino/core/type/float16.hpp>
 
@@ -18,18 +20,33 @@ float widen(uint16_t bits, sgk_dtype dtype) {
                                 : static_cast<float>(ov::bfloat16::from_bits(bits));
 }
 
-// sgk reads no dimension of a rank-0 tensor, but wants a pointer.
-const int64_t no_dimensions[1] = {0};
-
 }  // namespace
 
-std::vector<int64_t> sgk_shape(const ov::Shape& shape) {
-    return std::vector<int64_t>(shape.begin(), shape.end());
+void Dims::assign(const Dims& other) {
+    rank = other.rank;
+    std::copy(other.begin(), other.end(), dim);
+}
+
+bool Dims::operator==(const ov::Shape& shape) const {
+    return shape.size() == static_cast<size_t>(rank) &&
+           std::equal(begin(), end(), shape.begin(),
+                      [](int64_t a, size_t b) { return static_cast<size_t>(a) == b; });
+}
+
+size_t Dims::elements() const {
+    size_t count = 1;
+    for (int64_t d : *this)
+        count *= static_cast<size_t>(d);
+    return count;
 }
 
 void Operand::bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage) {
-    m_shape = sgk_shape(tensor.get_shape());
-    const size_t count = tensor.get_size();
+    const ov::Shape& shape = tensor.get_shape();
+    OPENVINO_ASSERT(shape.size() <= SGK_MAX_RANK, "sgk takes tensors of rank up to ", SGK_MAX_RANK,
+                    ", not ", shape.size());
+    m_shape.rank = static_cast<int32_t>(shape.size());
+    std::copy(shape.begin(), shape.end(), m_shape.dim);
+    const size_t count = m_shape.elements();
     const void* data = count > 0 ? tensor.data() : nullptr;
     if (storage == Storage::strings && count > 0) {
         const std::string* strings = static_cast<const std::string*>(data);
@@ -45,15 +62,14 @@ void Operand::bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage) {
         data = m_narrowed.data();
     }
     m_tensor.dtype = dtype;
-    m_tensor.rank = static_cast<int32_t>(m_shape.size());
-    m_tensor.shape = m_shape.empty() ? no_dimensions : m_shape.data();
+    m_tensor.rank = m_shape.rank;
+    m_tensor.shape = m_shape.dim;
     m_tensor.data = data;
     m_bound = true;
 }
 
-Result::Result(ov::Tensor& output, sgk_dtype dtype, Storage storage)
-    : m_output(output), m_dtype(dtype), m_storage(storage) {
-    const size_t count = output.get_size();
+Result::Result(ov::Tensor& output, sgk_dtype dtype, Storage storage, size_t count)
+    : m_output(output), m_dtype(dtype), m_storage(storage), m_count(count) {
     if (count == 0)
         return;
     if (storage == Storage::strings) {
@@ -68,7 +84,7 @@ Result::Result(ov::Tensor& output, sgk_dtype dtype, Storage storage)
 }
 
 void Result::finish() {
-    const size_t count = m_output.get_size();
+    const size_t count = m_count;
     if (m_storage == Storage::strings) {
         std::string* out = m_output.data<std::string>();
         for (size_t i = 0; i < count; ++i)

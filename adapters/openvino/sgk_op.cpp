@@ -15,8 +15,8 @@ bool is_index_type(ov::element::Type type) {
     return type == ov::element::i32 || type == ov::element::i64;
 }
 
-void append_shape(std::vector<int64_t>& words, const std::vector<int64_t>& shape) {
-    words.push_back(static_cast<int64_t>(shape.size()));
+void append_shape(std::vector<int64_t>& words, const Dims& shape) {
+    words.push_back(shape.rank);
     words.insert(words.end(), shape.begin(), shape.end());
 }
 
@@ -102,15 +102,15 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
     if (scatters())
         operands.updates.bind(inputs[updates_input()], dtype, storage);
 
-    ov::Shape shape;
+    Dims shape;
     sgk_status status = result_shape(operands, &shape);
     if (status != SGK_OK)
         throw_sgk_error("shape check", status);
     // The plugin hands a static node its output at the right shape already;
     // setting it anyway cost half a microsecond a node (beam_gather).
-    if (outputs[0].get_shape() != shape)
-        outputs[0].set_shape(shape);
-    Result result(outputs[0], dtype, storage);
+    if (!(shape == outputs[0].get_shape()))
+        outputs[0].set_shape(ov::Shape(shape.begin(), shape.end()));
+    Result result(outputs[0], dtype, storage, shape.elements());
     const void* updates = scatters() ? operands.updates.data() : nullptr;
 
     if (indices_are_constant()) {

@@ -55,7 +55,7 @@ protected:
     virtual size_t updates_input() const { return 2; }
     // The output's shape for these operands (sgk checks them); SGK_OK or an
     // sgk status.
-    virtual sgk_status result_shape(const Operands& operands, ov::Shape* shape) const = 0;
+    virtual sgk_status result_shape(const Operands& operands, Dims* shape) const = 0;
     virtual sgk_status run_once(const Operands& operands, void* output) const = 0;
     virtual sgk_status make_plan(sgk_plan** plan, const Operands& operands) const = 0;
 

@@ -1,7 +1,5 @@
 #include "sgk_op_of.hpp"
 
-#include <vector>
-
 namespace sgk_openvino {
 
 sgk_reduction reduction_named(const ov::Node* node, const std::string& name) {
@@ -11,16 +9,12 @@ sgk_reduction reduction_named(const ov::Node* node, const std::string& name) {
     return code;
 }
 
+// Dims holds twice SGK_MAX_RANK dimensions, more than the ranks of both
+// inputs together, which bound the output's.
 sgk_status gather_shape(GatherShapeFunction sgk_shape, const Operands& operands, int64_t attribute,
-                        ov::Shape* shape) {
-    const sgk_tensor* data = operands.data.get();
-    const sgk_tensor* indices = operands.indices.get();
-    std::vector<int64_t> dims(1 + static_cast<size_t>(data->rank) + static_cast<size_t>(indices->rank));
-    int32_t rank = 0;
-    const sgk_status status = sgk_shape(data, indices, attribute, dims.data(), &rank);
-    if (status == SGK_OK)
-        *shape = ov::Shape(dims.begin(), dims.begin() + rank);
-    return status;
+                        Dims* shape) {
+    return sgk_shape(operands.data.get(), operands.indices.get(), attribute, shape->dim,
+                     &shape->rank);
 }
 
 }  // namespace sgk_openvino

@@ -52,7 +52,7 @@ sgk_reduction reduction_named(const ov::Node* node, const std::string& name);
 using GatherShapeFunction = sgk_status (*)(const sgk_tensor* data, const sgk_tensor* indices,
                                            int64_t attribute, int64_t* shape, int32_t* rank);
 sgk_status gather_shape(GatherShapeFunction sgk_shape, const Operands& operands, int64_t attribute,
-                        ov::Shape* shape);
+                        Dims* shape);
 
 // The traits' defaults.
 struct OperatorTraits {
@@ -68,9 +68,8 @@ struct OperatorTraits {
     }
 
     template <class Attributes>
-    static sgk_status result_shape(const Operands& operands, const Attributes&, ov::Shape* shape) {
-        const auto& dims = operands.data.shape();
-        *shape = ov::Shape(dims.begin(), dims.end());
+    static sgk_status result_shape(const Operands& operands, const Attributes&, Dims* shape) {
+        shape->assign(operands.data.shape());
         return SGK_OK;
     }
 };
@@ -133,7 +132,7 @@ protected:
     size_t indices_input() const override { return Traits::indices_input; }
     size_t updates_input() const override { return Traits::updates_input; }
 
-    sgk_status result_shape(const Operands& operands, ov::Shape* shape) const override {
+    sgk_status result_shape(const Operands& operands, Dims* shape) const override {
         return Traits::result_shape(operands, m_attributes, shape);
     }
 

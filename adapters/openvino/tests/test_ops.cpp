@@ -207,6 +207,7 @@ int main(void) {
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_gather_tensor_scatter_errors),
         cmocka_unit_test(test_tensor_scatter_plan_without_indices),
+        cmocka_unit_test(test_rank_limits),
         cmocka_unit_test(test_shape_inference),
         cmocka_unit_test(test_tbb_backend),
         cmocka_unit_test(test_element_types_from_the_library),

@@ -142,6 +142,7 @@ void test_kept_plan_from_threads(void**);
 void test_errors(void**);
 void test_gather_tensor_scatter_errors(void**);
 void test_tensor_scatter_plan_without_indices(void**);
+void test_rank_limits(void**);
 
 }  // namespace test_ops
 

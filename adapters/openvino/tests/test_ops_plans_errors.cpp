@@ -155,4 +155,36 @@ void test_tensor_scatter_plan_without_indices(void**) {
     assert_int_equal(counters().plans_built.load() - plans_before, 1);
 }
 
+// Shapes are held in place (operands.hpp's Dims): a Gather of rank-64 data
+// by rank-64 indices has an output of rank 127, which they must hold; an
+// input of rank 65 is refused with a message, the output not written.
+void test_rank_limits(void**) {
+    const TypeCase t{ov::element::f32, SGK_FLOAT32};
+    ov::Tensor data = random_tensor(t, ov::Shape(SGK_MAX_RANK, 1));
+    ov::Tensor ids(ov::element::i64, ov::Shape(SGK_MAX_RANK, 1));
+    ids.data<int64_t>()[0] = -1;
+    auto gather = std::make_shared<GatherOp>(parameter(data), parameter(ids), 0, ov::element::f32);
+    ov::Tensor out(ov::element::f32, ov::Shape(2 * SGK_MAX_RANK - 1, 1));
+    assert_true(evaluate(gather, out, {data, ids}));
+    assert_int_equal(out.get_shape().size(), 2 * SGK_MAX_RANK - 1);
+    assert_true(out.data<float>()[0] == data.data<float>()[0]);
+
+    ov::Tensor deep = random_tensor(t, ov::Shape(SGK_MAX_RANK + 1, 1));
+    ov::Tensor index(ov::element::i64, ov::Shape(SGK_MAX_RANK + 1, 1));
+    index.data<int64_t>()[0] = 0;
+    auto elements = std::make_shared<GatherElementsOp>(parameter(deep), parameter(index), 0,
+                                                       ov::element::f32);
+    ov::Tensor kept(ov::element::f32, ov::Shape(SGK_MAX_RANK + 1, 1));
+    kept.data<float>()[0] = 42.0f;
+    std::string message;
+    try {
+        evaluate(elements, kept, {deep, index});
+    } catch (const ov::Exception& e) {
+        message = e.what();
+    }
+    if (message.find("rank up to 64, not 65") == std::string::npos)
+        fail_msg("no error for a rank-65 input: '%s'", message.c_str());
+    assert_true(kept.data<float>()[0] == 42.0f);
+}
+
 }  // namespace test_ops
