@@ -42,8 +42,7 @@ size_t Dims::elements() const {
 
 void Operand::bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage) {
     const ov::Shape& shape = tensor.get_shape();
-    OPENVINO_ASSERT(shape.size() <= SGK_MAX_RANK, "sgk takes tensors of rank up to ", SGK_MAX_RANK,
-                    ", not ", shape.size());
+    OPENVINO_ASSERT(shape.size() <= SGK_MAX_RANK);
     m_shape.rank = static_cast<int32_t>(shape.size());
     std::copy(shape.begin(), shape.end(), m_shape.dim);
     const size_t count = m_shape.elements();

@@ -85,6 +85,10 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
     if (!is_index_type(index_type))
         OPENVINO_THROW("sgk: indices must be int32 or int64, not ", index_type, " (",
                        get_friendly_name(), ")");
+    for (const ov::Tensor& input : inputs)
+        if (input.get_shape().size() > SGK_MAX_RANK)
+            OPENVINO_THROW("sgk takes tensors of rank up to ", SGK_MAX_RANK, ", not ",
+                           input.get_shape().size(), " (", get_friendly_name(), ")");
 
     const bool narrowed = scatters() && reduction_code() != SGK_REDUCE_NONE &&
                           runs_narrowed(received, m_declared_type);
