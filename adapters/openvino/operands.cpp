@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include <openvino/core/except.hpp>
 #include <openvino/core/type/bfloat16.hpp>
 #include <openvino/core/type/float16.hpp>
 
@@ -40,9 +39,10 @@ size_t Dims::elements() const {
     return count;
 }
 
-void Operand::bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage) {
+bool Operand::bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage) {
     const ov::Shape& shape = tensor.get_shape();
-    OPENVINO_ASSERT(shape.size() <= SGK_MAX_RANK);
+    if (shape.size() > SGK_MAX_RANK)
+        return false;
     m_shape.rank = static_cast<int32_t>(shape.size());
     std::copy(shape.begin(), shape.end(), m_shape.dim);
     const size_t count = m_shape.elements();
@@ -65,6 +65,7 @@ void Operand::bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage) {
     m_tensor.shape = m_shape.dim;
     m_tensor.data = data;
     m_bound = true;
+    return true;
 }
 
 Result::Result(ov::Tensor& output, sgk_dtype dtype, Storage storage, size_t count)

@@ -46,8 +46,8 @@ public:
     Operand(const Operand&) = delete;
     Operand& operator=(const Operand&) = delete;
 
-    // The tensor's rank is at most SGK_MAX_RANK (evaluate() checks).
-    void bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage);
+    // False, binding nothing, for a rank above SGK_MAX_RANK.
+    [[nodiscard]] bool bind(const ov::Tensor& tensor, sgk_dtype dtype, Storage storage);
     // Null until bound: an absent optional input.
     const sgk_tensor* get() const { return m_bound ? &m_tensor : nullptr; }
     const void* data() const { return m_tensor.data; }

@@ -85,10 +85,6 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
     if (!is_index_type(index_type))
         OPENVINO_THROW("sgk: indices must be int32 or int64, not ", index_type, " (",
                        get_friendly_name(), ")");
-    for (const ov::Tensor& input : inputs)
-        if (input.get_shape().size() > SGK_MAX_RANK)
-            OPENVINO_THROW("sgk takes tensors of rank up to ", SGK_MAX_RANK, ", not ",
-                           input.get_shape().size(), " (", get_friendly_name(), ")");
 
     const bool narrowed = scatters() && reduction_code() != SGK_REDUCE_NONE &&
                           runs_narrowed(received, m_declared_type);
@@ -98,13 +94,17 @@ bool SgkOp::evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) 
                             : received == ov::element::string ? Storage::strings
                                                               : Storage::direct;
     Operands operands;
-    operands.data.bind(inputs[0], dtype, storage);
-    if (indexed) {
-        operands.indices.bind(inputs[indices_input()],
-                              index_type == ov::element::i32 ? SGK_INT32 : SGK_INT64, Storage::direct);
-    }
+    const auto bind = [&](Operand& operand, size_t input, sgk_dtype type, Storage how) {
+        if (!operand.bind(inputs[input], type, how))
+            OPENVINO_THROW("sgk takes tensors of rank up to ", SGK_MAX_RANK, ", not ",
+                           inputs[input].get_shape().size(), " (", get_friendly_name(), ")");
+    };
+    bind(operands.data, 0, dtype, storage);
+    if (indexed)
+        bind(operands.indices, indices_input(),
+             index_type == ov::element::i32 ? SGK_INT32 : SGK_INT64, Storage::direct);
     if (scatters())
-        operands.updates.bind(inputs[updates_input()], dtype, storage);
+        bind(operands.updates, updates_input(), dtype, storage);
 
     Dims shape;
     sgk_status status = result_shape(operands, &shape);
