@@ -126,6 +126,18 @@ inline bool evaluate(const std::shared_ptr<ov::Node>& op, ov::Tensor& out, const
     return ok;
 }
 
+// The message of the ov::Exception evaluate() throws, or "" when it throws
+// none.
+inline std::string evaluation_error(const std::shared_ptr<ov::Node>& op, ov::Tensor& out,
+                                    const ov::TensorVector& in) {
+    try {
+        evaluate(op, out, in);
+    } catch (const ov::Exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
 // Each operator on every type class, strings, 16-bit floats lowered to
 // f32, booleans held as u8 (test_ops_every_type.cpp).
 void test_scatter_nd_every_type(void**);
