@@ -18,12 +18,14 @@
 
 #include "tiny_loops.h"
 
-enum { K = 4 };
+enum { K = 4, TS_FIRST = 9, TS_ROWS = 4 };
 
 typedef struct {
     sgk_tensor data, indices, updates;
     sgk_reduction reduction;
     bool elements;
+    bool take;           /* Gather */
+    bool tensor_scatter; /* TensorScatter: indices are the write indices */
     int64_t count;
     sgk_plan *plan;
     float *output;
@@ -54,6 +56,12 @@ static __attribute__((noipa)) int gather_nd_loop(const tiny_case *c)
     return 0;
 }
 
+static __attribute__((noipa)) int tensor_scatter_loop(const tiny_case *c)
+{
+    tiny_tensor_scatter(c->output, c->data.data, upd, TS_FIRST, TS_ROWS);
+    return 0;
+}
+
 static __attribute__((noipa)) int gather_elements_loop(const tiny_case *c)
 {
     tiny_gather_elements(c->output, c->data.data, c->indices.data, K);
@@ -64,6 +72,9 @@ static __attribute__((noipa)) int gather_elements_loop(const tiny_case *c)
 
 static int scatter_oneshot(const tiny_case *c)
 {
+    if (c->tensor_scatter)
+        return (int)sgk_tensor_scatter(&c->data, &c->updates, &c->indices, 1,
+                                       SGK_TENSOR_SCATTER_LINEAR, c->output);
     if (c->elements)
         return (int)sgk_scatter_elements(&c->data, &c->indices, &c->updates, 1, c->reduction,
                                          c->output);
@@ -72,6 +83,8 @@ static int scatter_oneshot(const tiny_case *c)
 
 static int gather_oneshot(const tiny_case *c)
 {
+    if (c->take)
+        return (int)sgk_gather(&c->data, &c->indices, 0, c->output);
     if (c->elements)
         return (int)sgk_gather_elements(&c->data, &c->indices, 1, c->output);
     return (int)sgk_gather_nd(&c->data, &c->indices, 0, c->output);
@@ -108,6 +121,12 @@ MEASURE(scatter_nd_add_loop, scatter_nd_loop)
 MEASURE(gather_nd_oneshot, gather_oneshot)
 MEASURE(gather_nd_plan, gather_plan)
 MEASURE(gather_nd_loop, gather_nd_loop)
+MEASURE(gather_oneshot, gather_oneshot)
+MEASURE(gather_plan, gather_plan)
+MEASURE(gather_loop, gather_nd_loop)
+MEASURE(tensor_scatter_oneshot, scatter_oneshot)
+MEASURE(tensor_scatter_plan, scatter_plan)
+MEASURE(tensor_scatter_loop, tensor_scatter_loop)
 MEASURE(scatter_elements_add_oneshot, scatter_oneshot)
 MEASURE(scatter_elements_add_plan, scatter_plan)
 MEASURE(scatter_elements_add_loop, scatter_elements_loop)
@@ -184,6 +203,34 @@ int main(int argc, char **argv)
     measure_fn gnd[3] = {measure_gather_nd_oneshot, measure_gather_nd_plan, measure_gather_nd_loop};
     failed |= run("gather_nd", &g, gnd, reps);
     sgk_plan_destroy(g.plan);
+
+    /* Gather along axis 0 (an embedding lookup): the same 8 rows. */
+    int64_t ishape_take[] = {8};
+    tiny_case take = g;
+    take.take = true;
+    take.indices = (sgk_tensor){SGK_INT64, 1, ishape_take, rows_gather};
+    failed |= sgk_plan_gather(&take.plan, &take.data, &take.indices, 0, 0);
+    measure_fn gat[3] = {measure_gather_oneshot, measure_gather_plan, measure_gather_loop};
+    failed |= run("gather", &take, gat, reps);
+    sgk_plan_destroy(take.plan);
+
+    /* TensorScatter of one sequence of 16 positions (the data as [1, 16,
+       16]): 4 new rows from write index TS_FIRST, linear. */
+    int64_t cshape[] = {1, TINY, TINY}, tshape[] = {1, TS_ROWS, TINY}, wshape[] = {1};
+    int64_t write[] = {TS_FIRST};
+    tiny_case ts = {
+        .data = {SGK_FLOAT32, 3, cshape, data},
+        .indices = {SGK_INT64, 1, wshape, write},
+        .updates = {SGK_FLOAT32, 3, tshape, upd},
+        .tensor_scatter = true,
+        .output = out,
+    };
+    failed |= sgk_plan_tensor_scatter(&ts.plan, &ts.data, &ts.updates, &ts.indices, 1,
+                                      SGK_TENSOR_SCATTER_LINEAR, 0);
+    measure_fn tsc[3] = {measure_tensor_scatter_oneshot, measure_tensor_scatter_plan,
+                         measure_tensor_scatter_loop};
+    failed |= run("tensor_scatter", &ts, tsc, reps);
+    sgk_plan_destroy(ts.plan);
 
     /* Scatter/GatherElements along axis 1: 4 columns per row, some repeated. */
     static int64_t cols[TINY * K];

@@ -45,6 +45,15 @@ static inline void tiny_gather_nd(float *out, const float *data, const int64_t *
         memcpy(out + n * TINY, data + idx[n] * TINY, TINY * sizeof *out);
 }
 
+/* data copied to out, then rows [first, first + rows) written over by
+   the update's rows (TensorScatter of one batch, linear). */
+static inline void tiny_tensor_scatter(float *out, const float *data, const float *upd,
+                                       int64_t first, int64_t rows)
+{
+    memcpy(out, data, TINY * TINY * sizeof *out);
+    memcpy(out + first * TINY, upd, (size_t)rows * TINY * sizeof *out);
+}
+
 /* k elements of each row of data (axis 1). */
 static inline void tiny_gather_elements(float *out, const float *data, const int64_t *idx,
                                         int64_t k)

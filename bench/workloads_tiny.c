@@ -42,6 +42,16 @@ static int tiny_gather_nd_loop(void *arg)
     return 0;
 }
 
+/* The tiny tensor_scatter: 4 rows from write index 9 (tiny() below). */
+enum { TS_FIRST = 9, TS_ROWS = 4 };
+
+static int tiny_tensor_scatter_loop(void *arg)
+{
+    const scatter_ctx *c = arg;
+    tiny_tensor_scatter(c->output, c->data.data, c->updates.data, TS_FIRST, TS_ROWS);
+    return 0;
+}
+
 static int tiny_gather_elements_loop(void *arg)
 {
     const gather_ctx *c = arg;
@@ -118,6 +128,36 @@ void tiny(bench_run *run)
                     gather_oneshot_op, gather_plan_op, tiny_gather_nd_loop, check_gather, &g,
                     out, sizeof out);
         sgk_plan_destroy(g.plan);
+    }
+
+    /* Gather along axis 0 (an embedding lookup): the same 8 rows. */
+    gather_ctx take = g;
+    take.take = true;
+    take.indices = (sgk_tensor){SGK_INT64, 1, ishape_gather, rows_gather};
+    if (plan_gather(run, W, &take) == 0) {
+        tiny_triple(run, "gather", sgk_plan_describe(take.plan), gather_traffic(&take),
+                    gather_oneshot_op, gather_plan_op, tiny_gather_nd_loop, check_gather, &take,
+                    out, sizeof out);
+        sgk_plan_destroy(take.plan);
+    }
+
+    /* TensorScatter of one sequence of 16 positions (the data as [1, 16,
+       16]): 4 new rows from write index TS_FIRST, linear. */
+    int64_t cshape[] = {1, TINY, TINY}, tshape[] = {1, TS_ROWS, TINY}, wshape[] = {1};
+    int64_t write[] = {TS_FIRST}, ts_slot[TS_ROWS];
+    for (int64_t n = 0; n < TS_ROWS; n++)
+        ts_slot[n] = TS_FIRST + n;
+    scatter_ctx ts = {
+        .data = {SGK_FLOAT32, 3, cshape, data}, .indices = {SGK_INT64, 1, wshape, write},
+        .updates = {SGK_FLOAT32, 3, tshape, upd}, .tensor_scatter = true, .axis = 1,
+        .mode = SGK_TENSOR_SCATTER_LINEAR, .reduction = SGK_REDUCE_NONE, .output = out,
+        .original = data, .slot = ts_slot, .count = TS_ROWS, .slice_len = TINY,
+        .slots = TINY};
+    if (plan_scatter(run, W, &ts) == 0) {
+        tiny_triple(run, "tensor_scatter", sgk_plan_describe(ts.plan),
+                    copying_scatter_traffic(&ts), scatter_oneshot_op, scatter_plan_op,
+                    tiny_tensor_scatter_loop, check_scatter, &ts, out, sizeof out);
+        sgk_plan_destroy(ts.plan);
     }
 
     /* Scatter/GatherElements along axis 1: 4 columns per row, some repeated. */
