@@ -8,6 +8,7 @@
 #include "runtime/error.h"
 #include "ops/frontend.h"
 #include "problem/shape.h"
+#include "ops/tiny.h"
 
 static const char op[] = "gather";
 
@@ -98,12 +99,19 @@ sgk_status sgk_gather_shape(const sgk_tensor *data, const sgk_tensor *indices, i
                             : sgk_answer_shape(op, out_shape, out_rank, data->dtype, shape, rank);
 }
 
-sgk_status sgk_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
-                      void *output)
+/* The full one-shot path: the calls the tiny lane does not serve. */
+static sgk_status gather_full(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                              void *output)
 {
     sgk_problem p;
     sgk_status status = describe_problem(data, indices, axis, 0, true, &p);
     return status != SGK_OK ? status : sgk_run_once(&p, data->data, NULL, output);
+}
+
+sgk_status sgk_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                      void *output)
+{
+    return sgk_tiny_gather(data, indices, axis, output, gather_full);
 }
 
 sgk_status sgk_plan_gather(sgk_plan **plan, const sgk_tensor *data, const sgk_tensor *indices,

@@ -12,6 +12,7 @@
 #include "runtime/error.h"
 #include "ops/frontend.h"
 #include "problem/shape.h"
+#include "ops/tiny.h"
 
 static const char op[] = "tensor_scatter";
 
@@ -135,15 +136,24 @@ static sgk_status describe_problem(const sgk_tensor *cache, const sgk_tensor *up
     return p->count == 0 ? sgk_check_unpaired_indices(p) : SGK_OK;
 }
 
-sgk_status sgk_tensor_scatter(const sgk_tensor *past_cache, const sgk_tensor *update,
-                              const sgk_tensor *write_indices, int64_t axis,
-                              sgk_tensor_scatter_mode mode, void *output)
+/* The full one-shot path: the calls the tiny lane does not serve. */
+static sgk_status tensor_scatter_full(const sgk_tensor *past_cache, const sgk_tensor *update,
+                                      const sgk_tensor *write_indices, int64_t axis,
+                                      sgk_tensor_scatter_mode mode, void *output)
 {
     sgk_problem p;
     sgk_status status =
         describe_problem(past_cache, update, write_indices, axis, mode, 0, true, &p);
     return status != SGK_OK ? status
                             : sgk_run_once(&p, past_cache->data, update->data, output);
+}
+
+sgk_status sgk_tensor_scatter(const sgk_tensor *past_cache, const sgk_tensor *update,
+                              const sgk_tensor *write_indices, int64_t axis,
+                              sgk_tensor_scatter_mode mode, void *output)
+{
+    return sgk_tiny_tensor_scatter(past_cache, update, write_indices, axis, mode, output,
+                                   tensor_scatter_full);
 }
 
 sgk_status sgk_plan_tensor_scatter(sgk_plan **plan, const sgk_tensor *past_cache,

@@ -29,10 +29,12 @@
 #include "runtime/memory.h"
 #include "runtime/runtime_config.h"
 
-/* Operands of at most this many elements each (their counts cannot
-   overflow while multiplied out), calls of at most this many bytes of
-   traffic, and at most this many pairs, whose slots live on the stack. */
-#define TINY_MAX_ELEMS 16384
+/* Calls of at most this many bytes of traffic, and at most this many
+   pairs, whose slots live on the stack.  The lane bounds what a call
+   moves, not how large its operands are: a gather reads only the rows it
+   gathers, and an in-place scatter touches only the rows it writes, so an
+   embedding table or a KV cache of any size takes the lane when one
+   decode step's rows do. */
 #define TINY_MAX_BYTES 65536
 #define TINY_MAX_PAIRS 256
 
@@ -65,8 +67,9 @@ static inline __attribute__((always_inline)) int64_t lane_limit(void)
 
 /* The elements of t, when t is a tensor the lane takes: of a valid type
    (*es its element size), rank 1 to SGK_MAX_RANK, every dimension at least
-   1, a buffer, at most TINY_MAX_ELEMS elements; else 0.  Such a tensor
-   passes sgk_check_tensor. */
+   1, a buffer, at most INT64_MAX bytes (so that neither a product of its
+   dimensions nor its byte size overflows); else 0.
+   Such a tensor passes sgk_check_tensor. */
 static inline __attribute__((always_inline)) int64_t tiny_elems(const sgk_tensor *t,
                                                                 size_t *es)
 {
@@ -77,16 +80,12 @@ static inline __attribute__((always_inline)) int64_t tiny_elems(const sgk_tensor
     const size_t size = sgk_elem_size(t->dtype);
     if ((unsigned)rank - 1 >= SGK_MAX_RANK || shape == NULL || t->data == NULL || size == 0)
         return 0;
-    int64_t n = 1;
-    for (int d = 0; d < rank; d++) {
-        const int64_t s = shape[d];
-        /* s in [1, TINY_MAX_ELEMS]: the product cannot overflow */
-        if ((uint64_t)s - 1 >= TINY_MAX_ELEMS)
+    int64_t n = 1, bytes;
+    for (int d = 0; d < rank; d++)
+        if (shape[d] < 1 || __builtin_mul_overflow(n, shape[d], &n))
             return 0;
-        n *= s;
-        if (n > TINY_MAX_ELEMS)
-            return 0;
-    }
+    if (__builtin_mul_overflow(n, (int64_t)size, &bytes))
+        return 0;
     *es = size;
     return n;
 }
@@ -108,6 +107,20 @@ static inline int64_t shape_product(const int64_t *shape, int from, int to)
     return product;
 }
 
+/* Whether a scatter's traffic is below the lane's limit: the updates and
+   the index read, the rows they land on (as many bytes as the updates:
+   read and written), and unless in place the data copied to the output.
+   Each size is compared with the limit alone first, so that their sum
+   cannot overflow. */
+static inline __attribute__((always_inline)) bool
+scatter_traffic_fits(int64_t data_bytes, int64_t upd_bytes, int64_t index_bytes, bool in_place)
+{
+    const int64_t limit = lane_limit();
+    if (upd_bytes >= limit || index_bytes >= limit || (!in_place && data_bytes >= limit))
+        return false;
+    return (in_place ? 2 * upd_bytes : 2 * data_bytes + upd_bytes) + index_bytes < limit;
+}
+
 /* ---- the operators ------------------------------------------------------------ */
 
 /* What every scatter checks: data and updates of one type, a reduction
@@ -119,7 +132,6 @@ static bool scatter_operands(const sgk_tensor *data, const sgk_tensor *indices,
                              int64_t *data_elems, int64_t *index_elems, size_t *es,
                              sgk_apply_fn *apply)
 {
-    const int64_t limit = lane_limit();
     size_t ies = 0, ues = 0;
     const int64_t dn = tiny_elems(data, es), in = tiny_index_elems(indices, &ies);
     const int64_t un = tiny_elems(updates, &ues);
@@ -133,7 +145,7 @@ static bool scatter_operands(const sgk_tensor *data, const sgk_tensor *indices,
         return false;
     const int64_t data_bytes = dn * (int64_t)*es, upd_bytes = un * (int64_t)*es;
     const int64_t index_bytes = in * (int64_t)ies;
-    if ((output != data->data ? 2 : 1) * data_bytes + upd_bytes + index_bytes >= limit ||
+    if (!scatter_traffic_fits(data_bytes, upd_bytes, index_bytes, output == data->data) ||
         sgk_overlaps(updates->data, upd_bytes, output, data_bytes) ||
         sgk_overlaps(indices->data, index_bytes, output, data_bytes) ||
         (output != data->data && sgk_overlaps(data->data, data_bytes, output, data_bytes)))
@@ -218,14 +230,98 @@ bool serve_scatter_elements(const sgk_tensor *data, const sgk_tensor *indices,
     return true;
 }
 
-/* What every gather checks: sizes within the lane, the output apart from
-   data and indices. */
+/* TensorScatter: row (b, p) of the update, s slices of slice_len
+   elements, lands from position first[b] of the cache's row (b, p) of
+   max_len positions, wrapping in circular mode.  Rows never collide
+   (s <= max_len), so they are moves, in whole runs. */
+static inline __attribute__((always_inline))
+bool serve_tensor_scatter(const sgk_tensor *cache, const sgk_tensor *update,
+                          const sgk_tensor *write_indices, int64_t axis,
+                          sgk_tensor_scatter_mode mode, void *output)
+{
+    size_t es = 0, ues = 0, wes = 0;
+    const int64_t cn = tiny_elems(cache, &es), un = tiny_elems(update, &ues);
+    if (cn == 0 || un == 0 || output == NULL || update->dtype != cache->dtype ||
+        (mode != SGK_TENSOR_SCATTER_LINEAR && mode != SGK_TENSOR_SCATTER_CIRCULAR))
+        return false;
+    const int r = cache->rank;
+    if (r < 2 || update->rank != r || axis < -r || axis >= r)
+        return false;
+    const int a = (int)(axis < 0 ? axis + r : axis);
+    if (a == 0)
+        return false;
+    for (int d = 0; d < r; d++)
+        if (d == a ? update->shape[d] > cache->shape[d] : update->shape[d] != cache->shape[d])
+            return false;
+    const int64_t batches = cache->shape[0];
+    int64_t written = 0;
+    if (write_indices != NULL) {
+        written = tiny_index_elems(write_indices, &wes);
+        if (written == 0 || write_indices->rank != 1 || written != batches)
+            return false;
+    }
+    const int64_t cache_bytes = cn * (int64_t)es, upd_bytes = un * (int64_t)es;
+    const int64_t index_bytes = written * (int64_t)wes;
+    const bool in_place = output == cache->data;
+    if (batches > TINY_MAX_PAIRS ||
+        !scatter_traffic_fits(cache_bytes, upd_bytes, index_bytes, in_place) ||
+        sgk_overlaps(update->data, upd_bytes, output, cache_bytes) ||
+        (written > 0 && sgk_overlaps(write_indices->data, index_bytes, output, cache_bytes)) ||
+        (!in_place && sgk_overlaps(cache->data, cache_bytes, output, cache_bytes)))
+        return false;
+    /* each batch's first position, all checked before the first write:
+       linear, [0, max_len - s]; circular, the write index modulo max_len,
+       floored */
+    const int64_t max_len = cache->shape[a], s = update->shape[a];
+    const int64_t *w64 = written > 0 ? write_indices->data : NULL;
+    const int32_t *w32 = written > 0 ? write_indices->data : NULL;
+    const bool wide = written > 0 && write_indices->dtype == SGK_INT64;
+    int64_t first[TINY_MAX_PAIRS];
+    for (int64_t b = 0; b < batches; b++) {
+        const int64_t w = written == 0 ? 0 : wide ? w64[b] : w32[b];
+        if (mode == SGK_TENSOR_SCATTER_LINEAR) {
+            if (w < 0 || w > max_len - s)
+                return false;
+            first[b] = w;
+        } else {
+            const int64_t m = w % max_len;
+            first[b] = m < 0 ? m + max_len : m;
+        }
+    }
+    if (!in_place)
+        memcpy(output, cache->data, (size_t)cache_bytes);
+    const int64_t rows = shape_product(cache->shape, 1, a);
+    const size_t slice = (size_t)shape_product(cache->shape, a + 1, r) * es;
+    const uint8_t *from = update->data;
+    for (int64_t b = 0; b < batches; b++) {
+        /* the run up to the row's end, then (circular) the rest from its start */
+        const int64_t head = s < max_len - first[b] ? s : max_len - first[b];
+        for (int64_t p = 0; p < rows; p++, from += (size_t)s * slice) {
+            uint8_t *row = (uint8_t *)output + (size_t)((b * rows + p) * max_len) * slice;
+            memcpy(row + (size_t)first[b] * slice, from, (size_t)head * slice);
+            if (head < s)
+                memcpy(row, from + (size_t)head * slice, (size_t)(s - head) * slice);
+        }
+    }
+    sgk_note_last_path("tiny");
+    return true;
+}
+
+/* What every gather checks: count slices of slice_len elements (count at
+   most TINY_MAX_GATHERED) and the index read within the lane, the output
+   apart from data and indices. */
 static inline __attribute__((always_inline))
 bool gather_operands(const sgk_tensor *data, const sgk_tensor *indices, void *output,
-                     int64_t output_elems, size_t es, int64_t data_elems, int64_t index_bytes)
+                     int64_t count, int64_t slice_len, size_t es, int64_t data_elems,
+                     int64_t index_bytes)
 {
-    const int64_t data_bytes = data_elems * (int64_t)es, out_bytes = output_elems * (int64_t)es;
-    return 2 * out_bytes + index_bytes < lane_limit() &&
+    const int64_t limit = lane_limit();
+    if (slice_len >= limit || index_bytes >= limit)
+        return false;
+    /* at most 4096 * 65536 * 16 bytes: no overflow */
+    const int64_t data_bytes = data_elems * (int64_t)es;
+    const int64_t out_bytes = count * slice_len * (int64_t)es;
+    return 2 * out_bytes + index_bytes < limit &&
            !sgk_overlaps(data->data, data_bytes, output, out_bytes) &&
            !sgk_overlaps(indices->data, index_bytes, output, out_bytes);
 }
@@ -267,7 +363,7 @@ bool serve_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t 
     }
     const int64_t count = in / k;
     if (count > TINY_MAX_GATHERED ||
-        !gather_operands(data, indices, output, count * slice_len, es, dn, in * (int64_t)ies))
+        !gather_operands(data, indices, output, count, slice_len, es, dn, in * (int64_t)ies))
         return false;
     int64_t on_stack[TINY_MAX_PAIRS];
     const int64_t *slot = indices->data;
@@ -284,6 +380,41 @@ bool serve_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t 
     return true;
 }
 
+/* Gather: data [A, N, I] (A the dimensions before the axis, I those after
+   it) by Q indices into [A, Q, I]; the A batches share the Q slots. */
+static inline __attribute__((always_inline))
+bool serve_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis, void *output)
+{
+    size_t es = 0, ies = 0;
+    const int64_t dn = tiny_elems(data, &es), in = tiny_index_elems(indices, &ies);
+    if (dn == 0 || in == 0 || output == NULL || in > TINY_MAX_GATHERED)
+        return false;
+    const int r = data->rank;
+    if (axis < -r || axis >= r)
+        return false;
+    const int a = (int)(axis < 0 ? axis + r : axis);
+    const int64_t outer = shape_product(data->shape, 0, a), along = data->shape[a];
+    const int64_t inner = shape_product(data->shape, a + 1, r);
+    /* outer <= 4096 first: the product is then at most 4096 * 4096 */
+    if (outer > TINY_MAX_GATHERED || outer * in > TINY_MAX_GATHERED ||
+        !gather_operands(data, indices, output, outer * in, inner, es, dn, in * (int64_t)ies))
+        return false;
+    int64_t on_stack[TINY_MAX_PAIRS];
+    const int64_t *slot = indices->data;
+    if (indices->dtype != SGK_INT64 || !all_in_range(indices->data, in, along)) {
+        int64_t *kept = gather_slots(in, on_stack);
+        if (kept == NULL || !tuple_slots(indices, 1, in, 1, &along, 0, kept))
+            return false;
+        slot = kept;
+    }
+    const size_t row = (size_t)inner * es;
+    for (int64_t o = 0; o < outer; o++)
+        gather_slices((uint8_t *)output + (size_t)(o * in) * row,
+                      (const uint8_t *)data->data + (size_t)(o * along) * row, slot, in, row);
+    sgk_note_last_path("tiny");
+    return true;
+}
+
 static inline __attribute__((always_inline))
 bool serve_gather_elements(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
                            void *output)
@@ -291,7 +422,7 @@ bool serve_gather_elements(const sgk_tensor *data, const sgk_tensor *indices, in
     size_t es = 0, ies = 0;
     const int64_t dn = tiny_elems(data, &es), count = tiny_index_elems(indices, &ies);
     if (dn == 0 || count == 0 || output == NULL || count > TINY_MAX_GATHERED ||
-        !gather_operands(data, indices, output, count, es, dn, count * (int64_t)ies))
+        !gather_operands(data, indices, output, count, 1, es, dn, count * (int64_t)ies))
         return false;
     element_layout layout;
     if (!element_layout_of(data, indices, axis, &layout))
@@ -346,4 +477,20 @@ sgk_status sgk_tiny_gather_elements(const sgk_tensor *data, const sgk_tensor *in
 {
     return serve_gather_elements(data, indices, axis, output) ? SGK_OK
                                                              : full(data, indices, axis, output);
+}
+
+sgk_status sgk_tiny_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                           void *output, sgk_gather_fn full)
+{
+    return serve_gather(data, indices, axis, output) ? SGK_OK : full(data, indices, axis, output);
+}
+
+sgk_status sgk_tiny_tensor_scatter(const sgk_tensor *past_cache, const sgk_tensor *update,
+                                   const sgk_tensor *write_indices, int64_t axis,
+                                   sgk_tensor_scatter_mode mode, void *output,
+                                   sgk_tensor_scatter_fn full)
+{
+    return serve_tensor_scatter(past_cache, update, write_indices, axis, mode, output)
+               ? SGK_OK
+               : full(past_cache, update, write_indices, axis, mode, output);
 }

@@ -1,5 +1,5 @@
-/* The tiny-call lane: one-shot calls whose operands are a few KiB, checked
-   and run on the spot, without the planner or the executor. */
+/* The tiny-call lane: one-shot calls that move a few KiB, checked and run
+   on the spot, without the planner or the executor. */
 #ifndef SGK_TINY_H
 #define SGK_TINY_H
 
@@ -13,6 +13,8 @@ typedef __typeof__(sgk_scatter_nd) *sgk_scatter_nd_fn;
 typedef __typeof__(sgk_scatter_elements) *sgk_scatter_elements_fn;
 typedef __typeof__(sgk_gather_nd) *sgk_gather_nd_fn;
 typedef __typeof__(sgk_gather_elements) *sgk_gather_elements_fn;
+typedef __typeof__(sgk_gather) *sgk_gather_fn;
+typedef __typeof__(sgk_tensor_scatter) *sgk_tensor_scatter_fn;
 
 /* Each serves the call when the lane takes it: every argument, shape and
    index checked as the operator's full path checks them, and the output
@@ -32,5 +34,11 @@ sgk_status sgk_tiny_scatter_elements(const sgk_tensor *data, const sgk_tensor *i
                                      sgk_scatter_elements_fn full);
 sgk_status sgk_tiny_gather_elements(const sgk_tensor *data, const sgk_tensor *indices,
                                     int64_t axis, void *output, sgk_gather_elements_fn full);
+sgk_status sgk_tiny_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis,
+                           void *output, sgk_gather_fn full);
+sgk_status sgk_tiny_tensor_scatter(const sgk_tensor *past_cache, const sgk_tensor *update,
+                                   const sgk_tensor *write_indices, int64_t axis,
+                                   sgk_tensor_scatter_mode mode, void *output,
+                                   sgk_tensor_scatter_fn full);
 
 #endif

@@ -61,7 +61,7 @@ void tiny_fill_indices(tc_rng *r, int64_t *idx, int64_t n, int64_t dim, bool pos
 /* The extent index element i must stay within. */
 int64_t tiny_index_dim(const shape_case *s, int64_t i)
 {
-    if (s->op == OP_SEL || s->op == OP_GEL) {
+    if (s->op == OP_SEL || s->op == OP_GEL || s->op == OP_GAT) {
         const int64_t axis = s->attr < 0 ? s->attr + s->data_rank : s->attr;
         return s->data_shape[axis];
     }
@@ -84,6 +84,10 @@ int64_t tiny_output_elems(const shape_case *s)
         return tc_numel(s->data_rank, s->data_shape);
     if (s->op == OP_GEL)
         return tc_numel(s->index_rank, s->index_shape);
+    if (s->op == OP_GAT)
+        /* data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:] */
+        return tc_numel(s->data_rank, s->data_shape) / tiny_index_dim(s, 0) *
+               tc_numel(s->index_rank, s->index_shape);
     const int64_t k = s->index_shape[s->index_rank - 1], b = s->attr;
     return tc_numel(s->index_rank - 1, s->index_shape) *
            tc_numel((int32_t)(s->data_rank - b - k), s->data_shape + b + k);
@@ -112,6 +116,7 @@ sgk_status tiny_call(const shape_case *s, const sgk_tensor *data, const sgk_tens
     case OP_SND: return sgk_scatter_nd(data, indices, updates, red, out);
     case OP_SEL: return sgk_scatter_elements(data, indices, updates, s->attr, red, out);
     case OP_GND: return sgk_gather_nd(data, indices, s->attr, out);
+    case OP_GAT: return sgk_gather(data, indices, s->attr, out);
     default: return sgk_gather_elements(data, indices, s->attr, out);
     }
 }
@@ -123,6 +128,7 @@ void tiny_reference(const shape_case *s, const sgk_tensor *data, const sgk_tenso
     case OP_SND: ref_scatter_nd(data, indices, updates, red, out); break;
     case OP_SEL: ref_scatter_elements(data, indices, updates, s->attr, red, out); break;
     case OP_GND: ref_gather_nd(data, indices, s->attr, out); break;
+    case OP_GAT: ref_gather(data, indices, s->attr, out); break;
     default: ref_gather_elements(data, indices, s->attr, out); break;
     }
 }
@@ -130,6 +136,6 @@ void tiny_reference(const shape_case *s, const sgk_tensor *data, const sgk_tenso
 const char *tiny_op_name(int op)
 {
     static const char *const names[] = {"scatter_nd", "scatter_elements", "gather_nd",
-                                        "gather_elements"};
+                                        "gather_elements", "gather"};
     return names[op];
 }

@@ -9,7 +9,7 @@
 #include "common.h"
 #include "sgk.h"
 
-enum { OP_SND, OP_SEL, OP_GND, OP_GEL };
+enum { OP_SND, OP_SEL, OP_GND, OP_GEL, OP_GAT };
 
 typedef struct {
     int op;
