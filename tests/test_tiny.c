@@ -5,7 +5,7 @@
  * - Every operator (ScatterND with slices and with single elements,
  *   ScatterElements and GatherElements along each axis of rank 2 and 3
  *   data, GatherND with and without batch dimensions, Gather along each
- *   axis, TensorScatter linear and circular), every type and every
+ *   axis with indices of rank 0 to 2, TensorScatter linear and circular), every type and every
  *   reduction the semantics define, int32 and int64 indices with negative
  *   values and duplicates: bit for bit the reference (tests/reference.c),
  *   in place and not.
@@ -181,6 +181,9 @@ static const shape_case cases[] = {
     {OP_GAT, 3, 1, {3, 4, 5}, {6}, -2},
     {OP_GAT, 3, 2, {2, 5, 3}, {2, 2}, 2},
     {OP_GAT, 1, 1, {9}, {12}, 0},
+    /* a scalar index: the last position's row, x[:, -1] */
+    {OP_GAT, 3, 0, {2, 5, 3}, {0}, 1},
+    {OP_GAT, 1, 0, {9}, {0}, -1},
 };
 
 static void test_every_type_and_reduction(void **state)

@@ -381,12 +381,18 @@ bool serve_gather_nd(const sgk_tensor *data, const sgk_tensor *indices, int64_t 
 }
 
 /* Gather: data [A, N, I] (A the dimensions before the axis, I those after
-   it) by Q indices into [A, Q, I]; the A batches share the Q slots. */
+   it) by Q indices into [A, Q, I]; the A batches share the Q slots.  A
+   scalar index (an LLM's last position, x[:, -1]) is one index of rank 0. */
 static inline __attribute__((always_inline))
 bool serve_gather(const sgk_tensor *data, const sgk_tensor *indices, int64_t axis, void *output)
 {
     size_t es = 0, ies = 0;
-    const int64_t dn = tiny_elems(data, &es), in = tiny_index_elems(indices, &ies);
+    const bool scalar = indices != NULL && indices->rank == 0 && indices->data != NULL &&
+                        (indices->dtype == SGK_INT32 || indices->dtype == SGK_INT64);
+    if (scalar)
+        ies = sgk_elem_size(indices->dtype);
+    const int64_t dn = tiny_elems(data, &es);
+    const int64_t in = scalar ? 1 : tiny_index_elems(indices, &ies);
     if (dn == 0 || in == 0 || output == NULL || in > TINY_MAX_GATHERED)
         return false;
     const int r = data->rank;
