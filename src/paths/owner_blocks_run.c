@@ -50,36 +50,16 @@ static void apply_block(const job *j, uint8_t *block, int64_t begin, int64_t end
                         bp->base.slice_len);
 }
 
-/* apply_fetching fetches FETCH_LINES lines between pieces of at least
-   FETCH_MIN_PAIRS pairs: more lines at once overflow the core's queue of
-   misses (see the fetcher in simd/gather_elements.cc), shorter pieces cost
-   calls. */
-#define FETCH_LINES 16
-#define FETCH_MIN_PAIRS 64
+/* apply_block as an sgk_pair_piece_fn, for sgk_apply_fetching. */
+typedef struct {
+    const job *j;
+    uint8_t *block;
+} block_piece;
 
-/* apply_block on pairs [begin, end), while the `next_bytes` bytes of the
-   block after it are brought into L2 a few lines at a time: the memory
-   system, otherwise idle while updates land in cache, keeps busy, and the
-   data copy of that block finds them there (sgk-bench
-   scatter_elements_none and _add).  Lines left over when the pairs are few
-   are left to the copy.  Only for pairs that read their updates in order:
-   where they are read at random, their misses need the queue (sgk-bench
-   elementwise_add). */
-static void apply_fetching(const job *j, uint8_t *block, int64_t begin, int64_t end,
-                           const uint8_t *next, size_t next_bytes)
+static void apply_piece(const void *ctx, int64_t begin, int64_t end)
 {
-    const int64_t lines = (int64_t)((next_bytes + 63) / 64);
-    const int64_t pieces = (lines + FETCH_LINES - 1) / FETCH_LINES;
-    int64_t piece = (end - begin + pieces - 1) / pieces;
-    if (piece < FETCH_MIN_PAIRS)
-        piece = FETCH_MIN_PAIRS;
-    int64_t line = 0;
-    for (int64_t i = begin; i < end; i += piece) {
-        for (int64_t k = 0; k < FETCH_LINES && line < lines; k++, line++)
-            __builtin_prefetch(next + line * 64, 0, 2);
-        const int64_t piece_end = end - i > piece ? i + piece : end;
-        apply_block(j, block, i, piece_end);
-    }
+    const block_piece *piece = ctx;
+    apply_block(piece->j, piece->block, begin, end);
 }
 
 /* Block b's updates into a scratch copy of the block, streamed out
@@ -100,9 +80,10 @@ static void scatter_via_scratch(const job *j, int worker, uint8_t *scratch, int6
         apply_wide(j, j->acc + (size_t)worker * (size_t)(bp->block_slots * p->slice_len),
                    (uint16_t *)scratch, s1 - s0, begin, end);
     else if (b + 1 < last && bp->position == NULL)
-        apply_fetching(j, scratch, begin, end, data + bytes,
-                       (size_t)(p->slots - s1 < bp->block_slots ? p->slots - s1
-                                                                : bp->block_slots) * sb);
+        /* sgk-bench scatter_elements_none and _add, reused plans */
+        sgk_apply_fetching(apply_piece, &(block_piece){j, scratch}, begin, end, data + bytes,
+                           (size_t)(p->slots - s1 < bp->block_slots ? p->slots - s1
+                                                                    : bp->block_slots) * sb);
     else
         apply_block(j, scratch, begin, end);
     sgk_simd_copy_bytes(j->b->out + (size_t)s0 * sb, scratch, bytes, true);

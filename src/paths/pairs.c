@@ -199,6 +199,29 @@ static void copy_slots(void *ctx, int worker, int64_t begin, int64_t end)
                         (size_t)(end - begin) * sb, j->b->stream && few);
 }
 
+/* FETCH_LINES lines between pieces of at least FETCH_MIN_PAIRS pairs:
+   more lines at once overflow the core's queue of misses (see the fetcher
+   in simd/gather_elements.cc), shorter pieces cost calls.  Lines left over
+   when the pairs are few are left to the copy. */
+#define FETCH_LINES 16
+#define FETCH_MIN_PAIRS 64
+
+void sgk_apply_fetching(sgk_pair_piece_fn piece, const void *ctx, int64_t begin, int64_t end,
+                        const uint8_t *next, size_t next_bytes)
+{
+    const int64_t lines = (int64_t)((next_bytes + 63) / 64);
+    const int64_t pieces = (lines + FETCH_LINES - 1) / FETCH_LINES;
+    int64_t size = pieces > 0 ? (end - begin + pieces - 1) / pieces : end - begin;
+    if (size < FETCH_MIN_PAIRS)
+        size = FETCH_MIN_PAIRS;
+    int64_t line = 0;
+    for (int64_t i = begin; i < end; i += size) {
+        for (int64_t k = 0; k < FETCH_LINES && line < lines; k++, line++)
+            __builtin_prefetch(next + line * 64, 0, 2);
+        piece(ctx, i, end - i > size ? i + size : end);
+    }
+}
+
 void sgk_copy_output(const sgk_plan *plan, const sgk_buffers *b)
 {
     if (b->in_place)

@@ -91,6 +91,19 @@ void sgk_copy_output(const sgk_plan *plan, const sgk_buffers *b);
    written once. */
 void sgk_gather_for(const sgk_plan *plan, sgk_range_body body, void *job);
 
+/* A path's application of pairs [begin, end) of one block, in cache. */
+typedef void (*sgk_pair_piece_fn)(const void *ctx, int64_t begin, int64_t end);
+
+/* piece(ctx, ...) over pairs [begin, end), in pieces between which the
+   `next_bytes` bytes at `next` (the data of the block after this one) are
+   brought into L2 a few lines at a time: the memory system, otherwise idle
+   while updates land in cache, keeps busy, and the copy of that block
+   finds them there.  Only for pairs that read their updates in order:
+   where they are read at random, their misses need the queue (sgk-bench
+   elementwise_add). */
+void sgk_apply_fetching(sgk_pair_piece_fn piece, const void *ctx, int64_t begin, int64_t end,
+                        const uint8_t *next, size_t next_bytes);
+
 /* Applies pairs [begin, end) of slot/pos (pos NULL: pair i takes update
    slice i) to the slots counted from `base`: elements [c0, c0 + width) of
    every slice, col being c0's byte offset (for single-element slices, the
