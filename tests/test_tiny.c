@@ -207,6 +207,21 @@ static void test_every_type_and_reduction(void **state)
 
 /* ---- bad indices ------------------------------------------------------------ */
 
+/* Whether msg is the full path's error for a bad index: "<op>: ... =
+   <value> out of range ...", the value (alone or within a tuple) between
+   the "= " and " out of range", not merely in the shape printed after. */
+static bool names_bad_value(const char *msg, const char *op, int64_t value)
+{
+    const size_t n = strlen(op);
+    const char *eq = strstr(msg, "= "), *end = eq != NULL ? strstr(eq, " out of range") : NULL;
+    if (strncmp(msg, op, n) != 0 || msg[n] != ':' || end == NULL)
+        return false;
+    char needle[48];
+    snprintf(needle, sizeof needle, "%lld", (long long)value);
+    const char *at = strstr(eq, needle);
+    return at != NULL && at < end;
+}
+
 /* Index element `at` of case s replaced by `value`: the call fails with
    SGK_ERR_INDEX_OUT_OF_RANGE, names the operator and the value, and writes
    nothing (nor, in place, changes the data). */
@@ -234,8 +249,6 @@ static void bad_index(const shape_case *s, sgk_dtype itype, int64_t at, int64_t 
     const sgk_tensor it = {itype, s->index_rank, s->index_shape,
                            itype == SGK_INT32 ? (void *)idx32 : (void *)idx64};
     const sgk_tensor ut = {t, urank, ushape, upd};
-    char needle[48];
-    snprintf(needle, sizeof needle, "%lld", (long long)value);
     for (int in_place = 0; in_place < 1 + scatter; in_place++) {
         tc_fill_pattern(out, (size_t)on * 4);
         memcpy(pattern, out, (size_t)on * 4);
@@ -246,8 +259,7 @@ static void bad_index(const shape_case *s, sgk_dtype itype, int64_t at, int64_t 
             fail_msg("%s, index %lld = %lld%s: %s, not SGK_ERR_INDEX_OUT_OF_RANGE",
                      tiny_op_name(s->op), (long long)at, (long long)value,
                      in_place ? " in place" : "", tc_status_name(st));
-        if (strncmp(msg, tiny_op_name(s->op), strlen(tiny_op_name(s->op))) != 0 ||
-            strstr(msg, needle) == NULL || strstr(msg, "out of range") == NULL)
+        if (!names_bad_value(msg, tiny_op_name(s->op), value))
             fail_msg("%s, index %lld = %lld: message \"%s\"", tiny_op_name(s->op), (long long)at,
                      (long long)value, msg);
         if (memcmp(out, pattern, (size_t)on * 4) != 0 || memcmp(data, saved, (size_t)dn * 4) != 0)
@@ -289,6 +301,8 @@ static void test_past_the_bounds(void **state)
         {OP_GND, 1, 2, {16}, {5000, 1}, 0},
         {OP_GEL, 1, 1, {16}, {5000}, 0},
         {OP_SND, 2, 2, {16, 2}, {300, 1}, 0},
+        {OP_GAT, 1, 1, {16}, {5000}, 0},
+        {OP_GAT, 2, 1, {64, 4}, {100}, 1}, /* 64 x 100 pairs */
     };
     within_bounds = false;
     for (size_t c = 0; c < sizeof big / sizeof *big; c++) {
@@ -383,6 +397,8 @@ typedef struct {
     int64_t axis;
 } ts_case;
 
+enum { TS_MAX_BATCH = 300 };
+
 static const ts_case ts_cases[] = {
     {4, {2, 3, 8, 4}, {2, 3, 2, 4}, 2},       /* a KV cache: 2 tokens, 3 heads */
     {4, {2, 3, 8, 4}, {2, 3, 1, 4}, -2},      /* one token */
@@ -393,13 +409,12 @@ static const ts_case ts_cases[] = {
 };
 
 /* One call of case c: type t, the mode, write indices of itype (or none
-   when itype is not an index type) at `write`; against the reference,
-   copying and in place.  *tiny is cleared when the lane was not taken. */
+   when itype is not an index type) at `write`, into out. */
 static sgk_status ts_call(const ts_case *c, sgk_dtype t, sgk_tensor_scatter_mode mode,
                           sgk_dtype itype, const int64_t *write, void *cache, const void *upd,
                           void *out)
 {
-    int32_t w32[8];
+    int32_t w32[TS_MAX_BATCH];
     for (int64_t b = 0; b < c->cache[0]; b++)
         w32[b] = (int32_t)write[b];
     const int64_t wshape[] = {c->cache[0]};
@@ -418,7 +433,7 @@ static void ts_run(const ts_case *c, sgk_dtype t, sgk_tensor_scatter_mode mode, 
     const int64_t S = c->cache[a], len = c->update[a];
     void *cache = xmalloc((size_t)cn * es), *upd = xmalloc((size_t)un * es);
     void *got = xmalloc((size_t)cn * es), *want = xmalloc((size_t)cn * es);
-    int64_t write[8] = {0};
+    int64_t write[TS_MAX_BATCH] = {0};
     const bool given = itype == SGK_INT32 || itype == SGK_INT64;
     for (int64_t b = 0; given && b < c->cache[0]; b++)
         write[b] = mode == SGK_TENSOR_SCATTER_LINEAR ? tc_rng_range(r, 0, S - len)
@@ -460,6 +475,21 @@ static void test_tensor_scatter(void **state)
                     ts_run(&ts_cases[c], (sgk_dtype)t,
                            m ? SGK_TENSOR_SCATTER_CIRCULAR : SGK_TENSOR_SCATTER_LINEAR,
                            itypes[i], &r);
+}
+
+/* More batches than the lane's 256: the full path serves them, exactly. */
+static void test_tensor_scatter_past_the_bounds(void **state)
+{
+    (void)state;
+    tc_rng r = {0x78};
+    const ts_case many = {2, {TS_MAX_BATCH, 4}, {TS_MAX_BATCH, 1}, 1};
+    within_bounds = false;
+    for (int m = 0; m < 2; m++) {
+        ts_run(&many, SGK_INT8, m ? SGK_TENSOR_SCATTER_CIRCULAR : SGK_TENSOR_SCATTER_LINEAR,
+               SGK_INT64, &r);
+        check_not_tiny("tensor_scatter of 300 batches");
+    }
+    within_bounds = true;
 }
 
 /* A linear write index past max_sequence_length - update length, or
@@ -553,6 +583,24 @@ static void test_overlaps_fail(void **state)
     assert_int_equal(sgk_gather_nd(&dt, &it, 0, NULL), SGK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sgk_scatter_nd(&dt, &it, &ut, SGK_REDUCE_NONE, data + 1),
                      SGK_ERR_INVALID_ARGUMENT);
+    /* Gather: the output over the indices, over the data */
+    int64_t rows_shape[] = {2};
+    const sgk_tensor rows = {SGK_INT64, 1, rows_shape, buf};
+    assert_int_equal(sgk_gather(&dt, &rows, 0, buf + 1), SGK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sgk_gather(&dt, &rows, 0, data + 1), SGK_ERR_INVALID_ARGUMENT);
+    /* TensorScatter of [2, 1, 3] into [2, 2, 3]: the output over the
+       update, over the write indices, partly over the cache */
+    int64_t cshape[] = {2, 2, 3}, tshape[] = {2, 1, 3}, wshape[] = {2};
+    const sgk_tensor ct = {SGK_FLOAT32, 3, cshape, data}, tt = {SGK_FLOAT32, 3, tshape, upd};
+    const sgk_tensor wt = {SGK_INT64, 1, wshape, buf};
+    float big[24] = {0};
+    const sgk_tensor_scatter_mode lin = SGK_TENSOR_SCATTER_LINEAR;
+    assert_int_equal(sgk_tensor_scatter(&ct, &tt, &wt, 1, lin, upd), SGK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sgk_tensor_scatter(&ct, &tt, &wt, 1, lin, buf), SGK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sgk_tensor_scatter(&ct, &tt, &wt, 1, lin, data + 1),
+                     SGK_ERR_INVALID_ARGUMENT);
+    /* and apart from all three, served */
+    assert_int_equal(sgk_tensor_scatter(&ct, &tt, &wt, 1, lin, big), SGK_OK);
 }
 
 int main(void)
@@ -565,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_gathers_from_a_large_table),
         cmocka_unit_test(test_scatters_into_a_large_tensor),
         cmocka_unit_test(test_tensor_scatter),
+        cmocka_unit_test(test_tensor_scatter_past_the_bounds),
         cmocka_unit_test(test_tensor_scatter_bad_write_index),
         cmocka_unit_test(test_tensor_scatter_into_a_large_cache),
         cmocka_unit_test(test_overlaps_fail),

@@ -67,8 +67,8 @@ static inline __attribute__((always_inline)) int64_t lane_limit(void)
 
 /* The elements of t, when t is a tensor the lane takes: of a valid type
    (*es its element size), rank 1 to SGK_MAX_RANK, every dimension at least
-   1, a buffer, at most INT64_MAX bytes (so that neither a product of its
-   dimensions nor its byte size overflows); else 0.
+   1, a buffer, at most INT64_MAX and SIZE_MAX bytes (so that neither a
+   product of its dimensions nor its byte size overflows); else 0.
    Such a tensor passes sgk_check_tensor. */
 static inline __attribute__((always_inline)) int64_t tiny_elems(const sgk_tensor *t,
                                                                 size_t *es)
@@ -84,7 +84,7 @@ static inline __attribute__((always_inline)) int64_t tiny_elems(const sgk_tensor
     for (int d = 0; d < rank; d++)
         if (shape[d] < 1 || __builtin_mul_overflow(n, shape[d], &n))
             return 0;
-    if (__builtin_mul_overflow(n, (int64_t)size, &bytes))
+    if (__builtin_mul_overflow(n, (int64_t)size, &bytes) || (uint64_t)bytes > SIZE_MAX)
         return 0;
     *es = size;
     return n;

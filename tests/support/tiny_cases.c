@@ -93,9 +93,12 @@ int64_t tiny_output_elems(const shape_case *s)
            tc_numel((int32_t)(s->data_rank - b - k), s->data_shape + b + k);
 }
 
-/* Updates' shape for ScatterND: indices.shape[:-1] ++ data.shape[k:]. */
+/* Updates' shape for ScatterND: indices.shape[:-1] ++ data.shape[k:];
+   rank 0 for gathers, which have none. */
 int32_t tiny_updates_shape(const shape_case *s, int64_t *shape)
 {
+    if (s->op != OP_SND && s->op != OP_SEL)
+        return 0;
     if (s->op == OP_SEL) {
         memcpy(shape, s->index_shape, sizeof s->index_shape);
         return s->index_rank;

@@ -35,7 +35,8 @@ void tiny_fill_case_indices(tc_rng *r, const shape_case *s, int64_t *idx, int64_
                             bool positive_only);
 /* Output element count. */
 int64_t tiny_output_elems(const shape_case *s);
-/* Updates' shape (ScatterND: indices.shape[:-1] ++ data.shape[k:]); its rank. */
+/* Updates' shape (ScatterND: indices.shape[:-1] ++ data.shape[k:]); its
+   rank, 0 for gathers. */
 int32_t tiny_updates_shape(const shape_case *s, int64_t *shape);
 /* The operator's one-shot call, and the reference's. */
 sgk_status tiny_call(const shape_case *s, const sgk_tensor *data, const sgk_tensor *indices,
