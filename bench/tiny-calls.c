@@ -18,7 +18,7 @@
 
 #include "tiny_loops.h"
 
-enum { K = 4, TS_FIRST = 9, TS_ROWS = 4 };
+enum { K = 4 };
 
 typedef struct {
     sgk_tensor data, indices, updates;

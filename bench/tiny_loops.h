@@ -11,6 +11,9 @@
 
 enum { TINY = 16 };
 
+/* The tiny TensorScatter: TS_ROWS rows from write index TS_FIRST. */
+enum { TS_FIRST = 9, TS_ROWS = 4 };
+
 /* data copied to out, then update row n written over (none) or added to
    (add) row idx[n], for count rows. */
 static inline void tiny_scatter_nd(float *out, const float *data, const int64_t *idx,

@@ -42,9 +42,6 @@ static int tiny_gather_nd_loop(void *arg)
     return 0;
 }
 
-/* The tiny tensor_scatter: 4 rows from write index 9 (tiny() below). */
-enum { TS_FIRST = 9, TS_ROWS = 4 };
-
 static int tiny_tensor_scatter_loop(void *arg)
 {
     const scatter_ctx *c = arg;
